@@ -1,0 +1,60 @@
+"""The `remsa` command line."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+import sys
+from collections.abc import Sequence
+
+# Command groups: (module, function that adds the group to the sub-parsers).
+_GROUPS: tuple[str, ...] = (
+    "rsfmd.cli",
+    "agent.ask_cli",
+    "tools.capenc.cli",
+    "agent.memory_cli",
+    "evaluation.cli",
+    "ui.cli",
+)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser with every available command group."""
+    parser = argparse.ArgumentParser(
+        prog="remsa",
+        description="Choose remote-sensing foundation models for a task (RS-FMD + selection agent).",
+    )
+    subparsers = parser.add_subparsers(dest="command", required=True)
+    for module_name in _GROUPS:
+        try:
+            module = importlib.import_module(module_name)
+        except ModuleNotFoundError as exc:
+            if exc.name and module_name.startswith(exc.name):
+                continue  # optional group not present in this build
+            raise
+        module.register(subparsers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the console script."""
+    os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+    os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    handler = getattr(args, "handler", None)
+    if handler is None:
+        parser.print_help()
+        return 2
+    try:
+        return int(handler(args) or 0)
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,189 @@
+"""Controlled vocabularies for RS-FMD, kept as CSV tables in ``rsfmd/vocab/``.
+
+Each table has a canonical ``name`` and pipe-separated ``synonyms``. Lookups are case-,
+space-, hyphen- and underscore-insensitive, so "S1", "Sentinel-1 GRD" and "sentinel 1" all
+resolve to ``Sentinel-1``.
+"""
+
+from __future__ import annotations
+
+import csv
+import re
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
+from typing import Literal
+
+VocabularyName = Literal["modalities", "sensors", "task_types", "metrics", "applications"]
+VOCABULARY_NAMES: tuple[VocabularyName, ...] = (
+    "modalities",
+    "sensors",
+    "task_types",
+    "metrics",
+    "applications",
+)
+
+
+class UnknownTermError(ValueError):
+    """A value is not in a controlled vocabulary."""
+
+    def __init__(self, vocabulary: str, value: str, suggestions: list[str]) -> None:
+        hint = f" Did you mean: {', '.join(suggestions)}?" if suggestions else ""
+        super().__init__(
+            f"unknown {vocabulary[:-1].replace('_', ' ')} {value!r}.{hint} "
+            f"Use a known value or add it to rsfmd/vocab/{vocabulary}.csv."
+        )
+        self.vocabulary = vocabulary
+        self.value = value
+
+
+def term_key(text: str) -> str:
+    """Key used for synonym matching: lower case, no spaces, hyphens, underscores or dots."""
+    return re.sub(r"[\s\-_.]+", "", text.strip().lower())
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    """One controlled vocabulary: canonical names, their synonyms and extra columns."""
+
+    name: str
+    rows: dict[str, dict[str, str]]
+    lookup: dict[str, str] = field(repr=False)
+
+    @property
+    def names(self) -> list[str]:
+        """Canonical names in table order."""
+        return list(self.rows)
+
+    def get(self, value: str) -> str | None:
+        """The canonical name for ``value``, or None when it is unknown."""
+        return self.lookup.get(term_key(value))
+
+    def normalise(self, value: str) -> str:
+        """The canonical name for ``value``; raises UnknownTermError when it is unknown."""
+        found = self.get(value)
+        if found is None:
+            raise UnknownTermError(self.name, value, self.suggest(value))
+        return found
+
+    def suggest(self, value: str, limit: int = 3) -> list[str]:
+        """Canonical names whose key shares the longest prefix with ``value``."""
+        key = term_key(value)
+        if not key:
+            return []
+        scored: list[tuple[int, str]] = []
+        for synonym_key, canonical in self.lookup.items():
+            common = 0
+            for a, b in zip(key, synonym_key, strict=False):
+                if a != b:
+                    break
+                common += 1
+            if common >= 3:
+                scored.append((common, canonical))
+        scored.sort(key=lambda item: -item[0])
+        out: list[str] = []
+        for _, canonical in scored:
+            if canonical not in out:
+                out.append(canonical)
+            if len(out) == limit:
+                break
+        return out
+
+    def column(self, canonical: str, column: str) -> str:
+        """An extra column's value for a canonical name ('' when blank)."""
+        return self.rows[canonical].get(column, "") or ""
+
+
+def _read_table(name: str) -> Vocabulary:
+    text = resources.files("rsfmd").joinpath("vocab").joinpath(f"{name}.csv").read_text(encoding="utf-8")
+    rows: dict[str, dict[str, str]] = {}
+    lookup: dict[str, str] = {}
+    for line_no, row in enumerate(csv.DictReader(text.splitlines()), start=2):
+        canonical = (row.get("name") or "").strip()
+        if not canonical:
+            raise ValueError(f"rsfmd/vocab/{name}.csv line {line_no}: empty name")
+        if canonical in rows:
+            raise ValueError(f"rsfmd/vocab/{name}.csv line {line_no}: duplicate name {canonical!r}")
+        rows[canonical] = {k: (v or "").strip() for k, v in row.items() if k}
+        keys = [canonical, *(s for s in (row.get("synonyms") or "").split("|") if s.strip())]
+        for synonym in keys:
+            key = term_key(synonym)
+            previous = lookup.get(key)
+            if previous is not None and previous != canonical:
+                raise ValueError(
+                    f"rsfmd/vocab/{name}.csv line {line_no}: synonym {synonym!r} of {canonical!r} "
+                    f"already means {previous!r}"
+                )
+            lookup[key] = canonical
+    return Vocabulary(name=name, rows=rows, lookup=lookup)
+
+
+@cache
+def get_vocabulary(name: VocabularyName) -> Vocabulary:
+    """Load (once) and return a vocabulary by name."""
+    if name not in VOCABULARY_NAMES:
+        raise KeyError(f"unknown vocabulary {name!r}; known: {', '.join(VOCABULARY_NAMES)}")
+    return _read_table(name)
+
+
+def list_vocabularies() -> tuple[VocabularyName, ...]:
+    """Names of every vocabulary table."""
+    return VOCABULARY_NAMES
+
+
+def normalise_sensor(value: str) -> str:
+    """Canonical sensor name."""
+    return get_vocabulary("sensors").normalise(value)
+
+
+def normalise_modality(value: str) -> str:
+    """Canonical modality name."""
+    return get_vocabulary("modalities").normalise(value)
+
+
+def normalise_task_type(value: str) -> str:
+    """Canonical task type."""
+    return get_vocabulary("task_types").normalise(value)
+
+
+def normalise_metric(value: str) -> str:
+    """Canonical metric name."""
+    return get_vocabulary("metrics").normalise(value)
+
+
+def sensor_modality(sensor: str) -> str:
+    """The modality a (canonical or synonym) sensor produces."""
+    vocab = get_vocabulary("sensors")
+    return vocab.column(vocab.normalise(sensor), "modality")
+
+
+@dataclass(frozen=True)
+class MetricInfo:
+    """Direction and range of a metric."""
+
+    name: str
+    higher_is_better: bool
+    minimum: float
+    maximum: float
+    scale: str
+
+
+def metric_info(metric: str) -> MetricInfo:
+    """Direction, range and scale of a (canonical or synonym) metric."""
+    vocab = get_vocabulary("metrics")
+    canonical = vocab.normalise(metric)
+    row = vocab.rows[canonical]
+    return MetricInfo(
+        name=canonical,
+        higher_is_better=row["higher_is_better"] == "true",
+        minimum=float(row["min"]),
+        maximum=float(row["max"]),
+        scale=row["scale"],
+    )
+
+
+def application_task_type(application: str) -> str | None:
+    """The task type of a known application, or None when the application is not in the table."""
+    vocab = get_vocabulary("applications")
+    canonical = vocab.get(application)
+    return vocab.column(canonical, "task_type") if canonical else None

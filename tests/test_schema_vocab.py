@@ -1,0 +1,163 @@
+"""Schema round trip and vocabulary normalisation."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+from pydantic import ValidationError
+
+from rsfmd.loader import load_records
+from rsfmd.schema import Benchmark, ModelRecord
+from rsfmd.vocab import (
+    UnknownTermError,
+    get_vocabulary,
+    list_vocabularies,
+    metric_info,
+    normalise_modality,
+    normalise_sensor,
+    normalise_task_type,
+    sensor_modality,
+)
+
+
+def _minimal(**extra: object) -> dict[str, object]:
+    data: dict[str, object] = {
+        "model_id": "demo",
+        "model_name": "Demo",
+        "short_description": "A demonstration record for tests.",
+        "category": "vision",
+        "sources": [{"url": "https://example.org/paper", "fields": ["model_name"]}],
+    }
+    data.update(extra)
+    return data
+
+
+@pytest.mark.parametrize("spelling", ["S1", "Sentinel-1 GRD", "sentinel 1", "SENTINEL1", "s1_grd"])
+def test_sentinel_1_spellings_are_one_sensor(spelling: str) -> None:
+    assert normalise_sensor(spelling) == "Sentinel-1"
+
+
+@pytest.mark.parametrize(
+    ("spelling", "canonical"),
+    [
+        ("multi-spectral", "Multispectral"),
+        ("HSI", "Hyperspectral"),
+        ("radar", "SAR"),
+        ("time series", "Multi-temporal"),
+    ],
+)
+def test_modality_synonyms(spelling: str, canonical: str) -> None:
+    assert normalise_modality(spelling) == canonical
+
+
+def test_task_type_synonyms() -> None:
+    assert normalise_task_type("semantic segmentation") == "segmentation"
+    assert normalise_task_type("Visual Question Answering") == "vqa"
+
+
+def test_unknown_term_names_the_table_and_suggests() -> None:
+    with pytest.raises(UnknownTermError) as err:
+        normalise_sensor("Sentinel-22")
+    assert "rsfmd/vocab/sensors.csv" in str(err.value)
+    assert "Sentinel-2" in str(err.value)
+
+
+def test_sensor_implies_modality() -> None:
+    assert sensor_modality("S1") == "SAR"
+    assert sensor_modality("EnMAP") == "Hyperspectral"
+    assert sensor_modality("Sentinel-2") == "Multispectral"
+
+
+def test_every_sensor_modality_is_a_known_modality() -> None:
+    modalities = set(get_vocabulary("modalities").names)
+    sensors = get_vocabulary("sensors")
+    for name in sensors.names:
+        assert sensors.column(name, "modality") in modalities, name
+
+
+def test_applications_map_to_known_task_types() -> None:
+    task_types = set(get_vocabulary("task_types").names)
+    apps = get_vocabulary("applications")
+    for name in apps.names:
+        assert apps.column(name, "task_type") in task_types, name
+
+
+def test_registry_is_complete() -> None:
+    for name in list_vocabularies():
+        assert get_vocabulary(name).names
+
+
+def test_metric_direction() -> None:
+    assert metric_info("rmse").higher_is_better is False
+    assert metric_info("mean IoU").higher_is_better is True
+
+
+def test_round_trip_load_dump_load_is_equal() -> None:
+    record = ModelRecord.model_validate(
+        _minimal(
+            release_date="2023-05-01",
+            modalities=["ms"],
+            supported_sensors=["s2"],
+            variants=[{"name": "ViT-B", "num_parameters": 86.0}],
+            pretraining_phases=[{"dataset": "SSL4EO-S12", "masking_ratio": 0.75, "sensors": ["S2"]}],
+            spectral_alignment="partial",
+            benchmarks=[
+                {
+                    "task_type": "scene classification",
+                    "dataset": "EuroSAT",
+                    "metrics": ["accuracy"],
+                    "metrics_value": [98.5],
+                    "sampling_percentage": 10,
+                    "source_url": "https://example.org/paper",
+                }
+            ],
+            confidence={"supported_sensors": 0.6},
+        )
+    )
+    again = ModelRecord.model_validate_json(record.to_json_line())
+    assert again == record
+    assert again.release_date == dt.date(2023, 5, 1)
+    assert again.supported_sensors == ["Sentinel-2"]
+    assert again.benchmarks[0].metrics == ["OA"]
+
+
+def test_shipped_database_round_trips() -> None:
+    for record in load_records():
+        assert ModelRecord.model_validate_json(record.to_json_line()) == record
+
+
+def test_confidence_must_name_a_field_and_be_in_range() -> None:
+    with pytest.raises(ValidationError, match="not a ModelRecord field"):
+        ModelRecord.model_validate(_minimal(confidence={"colour": 0.5}))
+    with pytest.raises(ValidationError, match=r"must be in \[0, 1\]"):
+        ModelRecord.model_validate(_minimal(confidence={"modalities": 1.5}))
+
+
+def test_source_fields_must_be_record_fields() -> None:
+    with pytest.raises(ValidationError, match="not a ModelRecord field"):
+        ModelRecord.model_validate(_minimal(sources=[{"url": "https://example.org", "fields": ["flavour"]}]))
+
+
+def test_smallest_variant_drives_compute_budget() -> None:
+    record = ModelRecord.model_validate(
+        _minimal(
+            num_parameters=300,
+            variants=[{"name": "S", "num_parameters": 22}, {"name": "L", "num_parameters": 300}],
+        )
+    )
+    assert record.smallest_parameters == 22
+    assert record.largest_parameters == 300
+
+
+def test_rmse_is_not_range_limited_to_percent() -> None:
+    bench = Benchmark.model_validate(
+        {
+            "task_type": "regression",
+            "dataset": "BioMassters",
+            "metrics": ["RMSE"],
+            "metrics_value": [140.5],
+            "source_url": "https://example.org",
+        }
+    )
+    assert bench.values() == {"RMSE": 140.5}
