@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import sys
 from typing import Any
@@ -53,6 +54,15 @@ def register(subparsers: Any) -> None:
     audit.add_argument("--seed", type=int, default=0, help="Sampling seed (same seed, same sample).")
     audit.add_argument("--path", help="JSONL file or folder (default: shipped database).")
     audit.set_defaults(handler=_audit)
+
+    from rsfmd import importers
+
+    importers.register(sub)
+    try:
+        inference = importlib.import_module("rsfmd.inference")
+    except ModuleNotFoundError:  # the field-derivation tool is optional in minimal builds
+        return
+    inference.register(sub)
 
 
 def _validate(args: argparse.Namespace) -> int:

@@ -14,13 +14,14 @@ from functools import cache
 from importlib import resources
 from typing import Literal
 
-VocabularyName = Literal["modalities", "sensors", "task_types", "metrics", "applications"]
+VocabularyName = Literal["modalities", "sensors", "task_types", "metrics", "applications", "regions"]
 VOCABULARY_NAMES: tuple[VocabularyName, ...] = (
     "modalities",
     "sensors",
     "task_types",
     "metrics",
     "applications",
+    "regions",
 )
 
 

@@ -16,6 +16,13 @@ os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
 FIXTURES = Path(__file__).parent / "fixtures"
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """No test may reach a real LLM: building a real provider raises from here on."""
+    from agent.llm import forbid_model_requests
+
+    forbid_model_requests()
+
+
 @pytest.fixture(autouse=True)
 def _isolated_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """Own data dir per test; no REMSA_* settings leak in from the caller's environment."""

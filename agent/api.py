@@ -1,0 +1,171 @@
+"""Public API: ``select_models`` for one-shot use and ``Session`` for multi-turn conversations."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+
+from agent.errors import ConfigurationError
+from agent.orchestrator import Orchestrator, Turn, validate_text
+from agent.resources import Resources, get_resources
+from agent.selection import Selection, Status
+from agent.settings import Settings
+from agent.systems import ClarificationQuestion
+from tools.clarification import answer_text
+from tools.embedding import Encoder
+
+log = logging.getLogger(__name__)
+
+
+class Session:
+    """A conversation: questions asked, answers merged, at most three clarification rounds."""
+
+    def __init__(
+        self,
+        settings: Settings | None = None,
+        *,
+        k: int | None = None,
+        clarify: bool = True,
+        encoder: Encoder | None = None,
+        llm: object | None = None,
+        memory: object | None = None,
+        use_memory: bool = True,
+    ) -> None:
+        self.settings = settings or Settings()
+        self.k = k or self.settings.top_k
+        self.clarify = clarify
+        self._encoder = encoder
+        self._llm = llm
+        self._memory = memory
+        self._use_memory = use_memory
+        self.memory_error: str | None = None
+        self._turn: Turn | None = None
+        self._pending: list[ClarificationQuestion] = []
+        self.history: list[Selection] = []
+        self.last_selection: Selection | None = None
+
+    @property
+    def resources(self) -> Resources:
+        """Database, indexes and encoder (built on first use)."""
+        return get_resources(self.settings, self._encoder)
+
+    def _orchestrator(self) -> Orchestrator:
+        llm = self._llm if self._llm is not None else _configured_llm(self.settings)
+        memory = self._memory
+        if memory is None and self._use_memory and self.settings.memory.enabled:
+            memory = self._open_memory()
+        return Orchestrator(self.settings, self.resources, llm=llm, memory=memory)
+
+    def _open_memory(self) -> object | None:
+        try:
+            from agent.memory import MemoryUnavailableError, open_memory
+        except ImportError:
+            return None
+        try:
+            return open_memory(self.settings)
+        except MemoryUnavailableError as exc:
+            self.memory_error = str(exc)
+            log.warning("task memory unavailable, answering without it: %s", exc)
+            return None
+
+    def ask(self, text: str) -> Selection:
+        """Start a task, or answer pending questions in free text."""
+        text = validate_text(text, self.settings.orchestrator.max_query_chars)
+        if self._turn is not None and self._pending:
+            return self._continue(text)
+        self._turn = Turn(text=text, k=self.k, clarify=self.clarify)
+        return self._run()
+
+    def answer(self, answers: Mapping[str, str]) -> Selection:
+        """Answer pending questions by field (e.g. {'modality': 'SAR'})."""
+        if self._turn is None:
+            raise ConfigurationError("No task yet: call ask() with a task description first.")
+        by_field = {q.field: q for q in self._pending}
+        parts = []
+        for field_name, value in answers.items():
+            if not str(value).strip():
+                continue
+            question = by_field.get(field_name) or ClarificationQuestion(field=field_name, text="")
+            parts.append(answer_text(question, str(value)))
+        return self._continue(" ".join(parts) if parts else "")
+
+    def _continue(self, reply: str) -> Selection:
+        assert self._turn is not None
+        turn = self._turn
+        turn.asked |= {q.field for q in self._pending}
+        turn.rounds += 1
+        if reply.strip():
+            turn.text = f"{turn.text} {reply}".strip()
+        turn.questions = []
+        turn.status = Status.ok
+        turn.trace = []
+        return self._run()
+
+    def _run(self) -> Selection:
+        assert self._turn is not None
+        orchestrator = self._orchestrator()
+        selection = orchestrator.run(self._turn)
+        if self.memory_error:
+            selection.assumptions.append(
+                f"Task memory unavailable ({self.memory_error}); answered without it"
+            )
+        self._pending = list(selection.questions)
+        self.history.append(selection)
+        self.last_selection = selection
+        if selection.status != Status.needs_clarification and orchestrator.memory is not None:
+            _remember(orchestrator.memory, self.settings, selection)
+        return selection
+
+    def feedback(self, model_id: str, vote: str, comment: str | None = None) -> None:
+        """Store an up or down vote for a recommended model in task memory."""
+        selection = self.last_selection
+        memory = self._memory if self._memory is not None else self._open_memory()
+        if selection is None or memory is None or selection.interaction_id is None:
+            raise ConfigurationError("Feedback needs an answered task and task memory switched on.")
+        memory.record_feedback(self.settings.user_id, selection.interaction_id, model_id, vote, comment)  # type: ignore[attr-defined]
+
+
+def _configured_llm(settings: Settings) -> object | None:
+    if settings.llm.provider == "none":
+        return None
+    from agent.llm_steps import LLMSteps
+
+    return LLMSteps.from_settings(settings)
+
+
+def _remember(memory: object, settings: Settings, selection: Selection) -> None:
+    from agent.memory import Interaction
+
+    interaction = Interaction(
+        interaction_id=selection.interaction_id or "",
+        user_id=settings.user_id,
+        query_text=selection.query_text,
+        structured_query=selection.query.model_dump(mode="json"),
+        questions=[],
+        answers={},
+        recommended=[m.model_id for m in selection.models],
+        feedback={},
+        database_version=selection.database_version,
+    )
+    memory.add(interaction)  # type: ignore[attr-defined]
+
+
+def select_models(
+    query: str,
+    k: int = 3,
+    *,
+    clarify: bool = True,
+    answers: Mapping[str, str] | None = None,
+    settings: Settings | None = None,
+    encoder: Encoder | None = None,
+) -> Selection:
+    """Recommend up to ``k`` foundation models for a free-text task.
+
+    With ``clarify=False`` it always answers with its best ``k`` and the assumptions it made.
+    ``answers`` (field -> answer) pre-answers clarification questions in one round.
+    """
+    session = Session(settings, k=k, clarify=clarify, encoder=encoder)
+    selection = session.ask(query)
+    if answers and selection.status == Status.needs_clarification:
+        selection = session.answer(answers)
+    return selection

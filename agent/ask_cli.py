@@ -1,0 +1,97 @@
+"""`remsa ask` (one question) and `remsa chat` (terminal conversation)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from agent.errors import RemsaError
+from agent.selection import Selection, Status
+from agent.settings import Settings
+
+
+def register(subparsers: Any) -> None:
+    """Add the `ask` and `chat` commands."""
+    ask = subparsers.add_parser("ask", help="Recommend foundation models for a task described in words.")
+    ask.add_argument("query", help='e.g. "flood mapping with Sentinel-1, few labels, CPU laptop"')
+    ask.add_argument("--k", type=int, default=None, help="How many models (default: REMSA_TOP_K or 3).")
+    ask.add_argument("--json", action="store_true", help="Print one JSON object (the Selection).")
+    ask.add_argument("--no-clarify", action="store_true", help="Never ask back; answer with assumptions.")
+    ask.add_argument("--no-memory", action="store_true", help="Neither read nor write task memory.")
+    ask.add_argument("--user", help="User id for task memory (default: REMSA_USER_ID).")
+    ask.set_defaults(handler=_ask)
+
+    chat = subparsers.add_parser("chat", help="Multi-turn conversation in the terminal.")
+    chat.add_argument("--k", type=int, default=None, help="How many models per answer.")
+    chat.add_argument("--user", help="User id for task memory.")
+    chat.add_argument("--no-memory", action="store_true", help="Neither read nor write task memory.")
+    chat.set_defaults(handler=_chat)
+
+
+def _settings(args: argparse.Namespace) -> Settings:
+    settings = Settings()
+    updates: dict[str, Any] = {}
+    if args.user:
+        updates["user_id"] = args.user
+    if args.k is not None:
+        updates["top_k"] = args.k
+    return settings.model_copy(update=updates) if updates else settings
+
+
+def _ask(args: argparse.Namespace) -> int:
+    from agent.api import Session
+
+    try:
+        settings = _settings(args)
+        session = Session(settings, clarify=not args.no_clarify, use_memory=not args.no_memory)
+        selection = session.ask(args.query)
+    except (RemsaError, ValueError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(selection.model_dump_json(indent=2))
+    else:
+        print(render_text(selection))
+    return 0
+
+
+def render_text(selection: Selection) -> str:
+    """Terminal rendering of a Selection."""
+    lines: list[str] = []
+    if selection.status == Status.needs_clarification:
+        lines.append("I need a little more to go on:")
+        for q in selection.questions:
+            options = f"  [{' / '.join(q.options)}]" if q.options else ""
+            lines.append(f"  - {q.text}{options}")
+        return "\n".join(lines)
+    lines.append(selection.to_markdown().rstrip())
+    lines.append(f"(engine: {selection.engine}; overall confidence {selection.overall_confidence:.2f})")
+    return "\n".join(lines)
+
+
+def _chat(args: argparse.Namespace) -> int:
+    from agent.api import Session
+
+    settings = _settings(args)
+    session = Session(settings, use_memory=not args.no_memory)
+    print("Describe your remote-sensing task (empty line or Ctrl-D to quit; 'new' starts a new task).")
+    while True:
+        try:
+            text = input("> ").strip()
+        except EOFError:
+            break
+        if not text:
+            break
+        if text.lower() == "new":
+            session = Session(settings, use_memory=not args.no_memory)
+            continue
+        try:
+            selection = session.ask(text)
+        except (RemsaError, ValueError) as exc:
+            print(f"error: {exc}")
+            continue
+        print(render_text(selection))
+        if selection.status != Status.needs_clarification:
+            session = Session(settings, use_memory=not args.no_memory)
+    return 0

@@ -1,0 +1,160 @@
+"""The systems of the paper's comparison behind one interface (agent.systems.SelectionSystem).
+
+- ``remsa``: the orchestrator (offline engine, or the configured LLM).
+- ``db-retrieval``: FAISS top-k over RS-FMD on the raw query, nothing else.
+- ``remsa-naive``: the same tools driven by LangChain's default tool-calling agent (needs an LLM).
+- ``unstructured-rag``: an LLM given the query and raw model descriptions (needs an LLM).
+Systems that need an LLM report themselves unavailable when none is configured; never faked.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from agent.api import Session
+from agent.errors import LLMError, RemsaError
+from agent.resources import get_resources
+from agent.selection import Status
+from agent.settings import Settings
+from agent.systems import SelectionSystem, SystemPick, UserSimulator
+
+
+class RemsaSystem:
+    """The full agent; answers clarification questions through the simulated user."""
+
+    name = "remsa"
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+
+    def unavailable_reason(self) -> str | None:
+        """Always available (offline engine at least)."""
+        return None
+
+    def select(self, query: str, k: int, user: UserSimulator | None = None) -> SystemPick:
+        """Run a session, answering up to three rounds of questions."""
+        start = time.perf_counter()
+        session = Session(self.settings, k=k, clarify=user is not None, use_memory=False)
+        selection = session.ask(query)
+        rounds = 0
+        while selection.status == Status.needs_clarification and user is not None:
+            answers = user(selection.questions)
+            rounds += 1
+            selection = session.answer(answers)
+        calls = sum(1 for step in selection.trace if step.step.startswith("llm"))
+        return SystemPick(
+            system=self.name,
+            model_ids=[m.model_id for m in selection.models],
+            latency_s=time.perf_counter() - start,
+            clarification_rounds=rounds,
+            status=selection.status.value if selection.status != Status.no_match else "failed",
+            llm_calls=calls,
+        )
+
+
+class DbRetrievalSystem:
+    """Embedding retrieval only: the k most similar records to the raw query text."""
+
+    name = "db-retrieval"
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+
+    def unavailable_reason(self) -> str | None:
+        """Always available."""
+        return None
+
+    def select(self, query: str, k: int, user: UserSimulator | None = None) -> SystemPick:
+        """FAISS top-k on the query as written."""
+        start = time.perf_counter()
+        resources = get_resources(self.settings)
+        hits = resources.retrieval.search(query, k, -1.0)
+        return SystemPick(
+            system=self.name,
+            model_ids=[h.record.model_id for h in hits],
+            latency_s=time.perf_counter() - start,
+        )
+
+
+class _NeedsLLM:
+    name = ""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+
+    def unavailable_reason(self) -> str | None:
+        """Unavailable without a configured LLM."""
+        if self.settings.llm.provider == "none":
+            return "needs an LLM: set REMSA_LLM__PROVIDER (openai or llamacpp)"
+        return None
+
+    def select(self, query: str, k: int, user: UserSimulator | None = None) -> SystemPick:
+        """Run the LLM baseline; failures are reported, never replaced by another system's answer."""
+        reason = self.unavailable_reason()
+        if reason:
+            return SystemPick(system=self.name, model_ids=[], latency_s=0.0, status="skipped", detail=reason)
+        start = time.perf_counter()
+        try:
+            ids, calls, tokens = self._run(query, k)
+        except (LLMError, RemsaError) as exc:
+            return SystemPick(
+                system=self.name,
+                model_ids=[],
+                latency_s=time.perf_counter() - start,
+                status="failed",
+                detail=str(exc),
+            )
+        return SystemPick(
+            system=self.name,
+            model_ids=ids,
+            latency_s=time.perf_counter() - start,
+            llm_calls=calls,
+            prompt_tokens=tokens,
+        )
+
+    def _run(self, query: str, k: int) -> tuple[list[str], int, int]:
+        raise NotImplementedError
+
+
+class RemsaNaiveSystem(_NeedsLLM):
+    """The agent's tools driven by LangChain's default tool-calling agent, no orchestration."""
+
+    name = "remsa-naive"
+
+    def _run(self, query: str, k: int) -> tuple[list[str], int, int]:
+        from agent.llm_baselines import run_naive_agent
+
+        return run_naive_agent(self.settings, query, k)
+
+
+class UnstructuredRagSystem(_NeedsLLM):
+    """An LLM given the query and retrieved raw model descriptions (paper Appendix F)."""
+
+    name = "unstructured-rag"
+
+    def _run(self, query: str, k: int) -> tuple[list[str], int, int]:
+        from agent.llm_baselines import run_unstructured_rag
+
+        return run_unstructured_rag(self.settings, query, k)
+
+
+SYSTEMS: dict[str, Callable[[Settings], SelectionSystem]] = {
+    "remsa": RemsaSystem,
+    "db-retrieval": DbRetrievalSystem,
+    "remsa-naive": RemsaNaiveSystem,
+    "unstructured-rag": UnstructuredRagSystem,
+}
+
+
+def list_systems() -> list[str]:
+    """Names of every system."""
+    return list(SYSTEMS)
+
+
+def get_system(name: str, settings: Settings | None = None) -> SelectionSystem:
+    """A system by name; ValueError naming the known ones otherwise."""
+    factory = SYSTEMS.get(name)
+    if factory is None:
+        raise ValueError(f"unknown system {name!r}; choose from {', '.join(SYSTEMS)}")
+    return factory(settings or Settings())

@@ -1,0 +1,392 @@
+"""Offline interpreter: free text to StructuredQuery by vocabulary and rules.
+
+Sensors imply modalities; numbers become parameter limits and performance floors; devices become
+compute budgets. Applications the rules do not name are matched by sentence-embedding similarity
+when an encoder is given. The LLM interpreter (agent/llm_steps.py) fills the same model and lets
+these rules fill what it missed.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+
+import numpy as np
+
+from agent.query import ComputeBudget, Exclusions, MinPerformance, StructuredQuery
+from rsfmd.vocab import get_vocabulary, metric_info, sensor_modality
+
+Encode = Callable[[Sequence[str]], np.ndarray]
+"""Encodes texts to L2-normalised row vectors."""
+
+# Synonyms too short or too common to match safely inside free text.
+_UNSAFE_IN_TEXT = frozenset(
+    {
+        "us",
+        "ms",
+        "cd",
+        "tm",
+        "pan",
+        "ap",
+        "map",
+        "sea",
+        "city",
+        "iou",
+        "oli",
+        "abi",
+        "ahi",
+        "acc",
+        "mr",
+        "mae",
+        "als",
+        "msi",
+        "epoch",
+        "planet",
+        "spot",
+        "dove",
+        "edge",
+        "temporal",
+        "height",
+        "mapping",
+        "estimation",
+        "grounding",
+        "dem",
+        "terrain",
+        "language",
+        "text",
+        "location",
+        "radar",
+        "sound",
+        "audio",
+        "emit",
+    }
+)
+_SEP = r"[\s\-_./]*"
+
+
+@dataclass
+class Interpretation:
+    """The parsed query and what the interpreter noticed on the way (shown as assumptions)."""
+
+    query: StructuredQuery
+    notes: list[str] = field(default_factory=list)
+
+
+def _phrase_pattern(phrase: str) -> str:
+    parts = [re.escape(p) for p in re.split(r"[\s\-_./]+", phrase.lower()) if p]
+    return r"(?<![a-z0-9])" + _SEP.join(parts) + r"(?![a-z0-9])"
+
+
+@cache
+def _matcher(vocabulary: str) -> list[tuple[re.Pattern[str], str, int]]:
+    vocab = get_vocabulary(vocabulary)
+    out: list[tuple[re.Pattern[str], str, int]] = []
+    for canonical in vocab.names:
+        synonyms = [canonical, *vocab.column(canonical, "synonyms").split("|")]
+        for synonym in {s.strip().lower() for s in synonyms if s.strip()}:
+            if synonym in _UNSAFE_IN_TEXT or len(synonym) < 2:
+                continue
+            out.append((re.compile(_phrase_pattern(synonym)), canonical, len(synonym)))
+    out.sort(key=lambda item: -item[2])
+    return out
+
+
+def find_terms(text: str, vocabulary: str) -> list[tuple[str, int, int]]:
+    """Canonical terms of a vocabulary found in ``text``, longest match first, no overlaps."""
+    taken: list[tuple[int, int]] = []
+    found: list[tuple[str, int, int]] = []
+    for pattern, canonical, _ in _matcher(vocabulary):
+        for match in pattern.finditer(text):
+            start, end = match.span()
+            if any(start < e and s < end for s, e in taken):
+                continue
+            taken.append((start, end))
+            found.append((canonical, start, end))
+    found.sort(key=lambda item: item[1])
+    return found
+
+
+def _expand_sensor_shorthand(text: str) -> str:
+    text = re.sub(
+        r"sentinel[\s-]*([1-5])\s*(?:and|&|/|,|\+)\s*(?:sentinel)?[\s-]*([1-5])\b",
+        r"sentinel-\1 and sentinel-\2",
+        text,
+    )
+    text = re.sub(r"\bs([12])\s*(?:and|&|/|\+)\s*s?([12])\b", r"sentinel-\1 and sentinel-\2", text)
+    text = re.sub(
+        r"landsat[\s-]*([4-9])\s*(?:and|&|/|,)\s*-?\s*([4-9])\b", r"landsat-\1 and landsat-\2", text
+    )
+    return re.sub(r"\bs1\b", "sentinel-1", re.sub(r"\bs2\b", "sentinel-2", text))
+
+
+_REGIMES: tuple[tuple[str, str], ...] = (
+    (
+        "zero-shot",
+        r"zero[\s-]?shot|out[\s-]of[\s-]the[\s-]box|no (?:labell?ed |training |annotated )?(?:training )?"
+        r"(?:data|labels|samples|examples|annotations)|without (?:any )?(?:labels|labell?ed|training data|"
+        r"annotations|fine[\s-]?tuning|training)|don'?t have any (?:labell?ed|training|labels)|"
+        r"no fine[\s-]?tuning|"
+        r"without retraining|directly (?:use|apply)|use (?:pre-?trained models? )?directly",
+    ),
+    (
+        "few-shot",
+        r"few[\s-]?shot|(?:a )?few (?:labell?ed|annotated)|few labels|small (?:set|number|amount) of "
+        r"(?:labell?ed|annotated|labels)|handful of|limited (?:labels|labell?ed|annotations)|scarce labels|"
+        r"label[\s-]scarce|low[\s-]data|only \d+ (?:labell?ed|annotated)|sparse labels|\d+ labell?ed",
+    ),
+    (
+        "full-labels",
+        r"well[\s-]labell?ed|fully labell?ed|large labell?ed|lots of labels|plenty of label|enough label|"
+        r"sufficient label|abundant label|many labell?ed|fully fine[\s-]?tune|full fine[\s-]?tuning|"
+        r"large annotated|thousands of labell?ed|train from scratch",
+    ),
+    ("unlabeled", r"unlabell?ed|self[\s-]supervised|unsupervised|no annotations"),
+)
+_DEVICES: tuple[tuple[str, str], ...] = (
+    (
+        "edge",
+        r"jetson|edge device|edge deploy|on[\s-]?board|raspberry|mobile|embedded|microcontroller|fpga|"
+        r"smartphone|\bedge\b|low[\s-]power|satellite hardware|cubesat",
+    ),
+    ("cpu", r"cpu[\s-]only|no gpu|without (?:a |any )?gpu|laptop|\bcpus?\b|no graphics card"),
+    (
+        "multi-gpu",
+        r"cluster|multiple gpus|multi[\s-]gpu|cloud gpus|gpu cloud|a100s|h100s|hpc|supercomputer|"
+        r"many gpus|can afford large|large compute|high[\s-]end compute|plenty of compute",
+    ),
+    (
+        "single-gpu",
+        r"single gpu|one gpu|a gpu|desktop|workstation|rtx|consumer gpu|\d+\s?gb (?:of )?(?:gpu|vram)|"
+        r"moderate (?:compute|resources)",
+    ),
+)
+_PRIORITIES: tuple[tuple[str, str], ...] = (
+    (
+        "accuracy",
+        r"highest (?:overall )?accuracy|most accurate|best (?:possible )?(?:accuracy|performance)|"
+        r"accuracy (?:is|are) (?:most |very )?important|maximi[sz]e accuracy|state[\s-]of[\s-]the[\s-]art|"
+        r"most powerful|accuracy and spatial detail|top performance|accuracy-focused",
+    ),
+    ("speed", r"\bfast\b|real[\s-]time|low[\s-]latency|quick|speed|throughput|near real"),
+    (
+        "efficiency",
+        r"efficien|small model|compact|lightweight|light[\s-]weight|limited compute|limited resources|"
+        r"cheap|small enough|low memory",
+    ),
+    (
+        "precision",
+        r"minimal false|few false|false detections|clean (?:and accurate )?outputs|clear boundaries|"
+        r"precise|precision|sharp edges|reliable predictions",
+    ),
+    (
+        "recall",
+        r"all target|capture (?:all|every)|completeness|miss nothing|\brecall\b|false alarms|don'?t miss",
+    ),
+    ("generalization", r"generali[sz]|different regions|domain shift|domain adaptation|be adapted|robust"),
+)
+_EXCLUDE = re.compile(
+    r"(?:\bno\b|\bwithout\b|\bnot\b|\bexclude\b|\bexcluding\b|\bexcept\b|\bavoid\b|don'?t have|do not have|"
+    r"other than|rather than)\s+((?:any\s+)?[a-z0-9][a-z0-9\s\-+/]{0,24})"
+)
+_PARAMS = re.compile(
+    r"(?:under|below|less than|fewer than|at most|max(?:imum)?|<=?|up to|no more than|smaller than|within)\s*"
+    r"(\d+(?:\.\d+)?)\s*(k|m|million|b|billion)?\s*(?:param|parameters|params)"
+)
+_PARAMS_UNIT_FIRST = re.compile(
+    r"(?:under|below|less than|at most|<=?|up to)\s*(\d+(?:\.\d+)?)\s*(m|b)\b(?!\s*(?:gsd|res))"
+)
+_FLOOR = re.compile(
+    r"(?:at least|minimum(?: of)?|min\.?|above|over|more than|>=?|no less than|exceed(?:ing|s)?|higher than|"
+    r"better than)\s*(?:an?\s+|the\s+)?(?:([a-z][a-z0-9@\- ]{1,24}?)\s+(?:of\s+)?)?"
+    r"(\d+(?:\.\d+)?)\s*(%|percent)?"
+    r"(?:\s*(?:in\s+|on\s+)?([a-z][a-z0-9@\-]{0,20}(?:\s[a-z]+)?))?"
+)
+_GSD = re.compile(
+    r"(\d+(?:\.\d+)?)\s*(cm|m|meters?|metres?)\b(?!\s*(?:param|million|illion))(?=[^.]{0,25}(?:resolution|gsd|pixel)|"
+    r"\s*(?:gsd|resolution|pixels?|spatial))"
+)
+_GSD_BEFORE = re.compile(r"(?:resolution|gsd)\s*(?:of|is|:|=)?\s*(\d+(?:\.\d+)?)\s*(cm|m|meters?|metres?)\b")
+
+
+def _first(patterns: tuple[tuple[str, str], ...], text: str) -> str | None:
+    for label, pattern in patterns:
+        if re.search(pattern, text):
+            return label
+    return None
+
+
+def _metric_in(fragment: str | None) -> str | None:
+    if not fragment:
+        return None
+    terms = find_terms(fragment, "metrics")
+    return terms[0][0] if terms else None
+
+
+def _performance_floor(text: str) -> MinPerformance | None:
+    metrics: list[str] = []
+    values: list[float] = []
+    for match in _FLOOR.finditer(text):
+        before, number, percent, after = match.groups()
+        metric = _metric_in(before) or _metric_in(after)
+        if metric is None or metric in metrics:
+            continue
+        value = float(number)
+        info = metric_info(metric)
+        if info.scale == "percent" and value <= 1.0 and not percent:
+            value *= 100.0
+        if not info.minimum <= value <= info.maximum:
+            continue
+        metrics.append(metric)
+        values.append(value)
+    return MinPerformance(metric=metrics, value=values) if metrics else None
+
+
+def _parameter_limit(text: str) -> float | None:
+    match = _PARAMS.search(text) or _PARAMS_UNIT_FIRST.search(text)
+    if not match:
+        return None
+    value = float(match.group(1))
+    unit = (match.group(2) or "m").lower()
+    scale = {"k": 0.001, "m": 1.0, "million": 1.0, "b": 1000.0, "billion": 1000.0}[unit]
+    return value * scale
+
+
+def _resolution(text: str) -> tuple[str | None, float | None]:
+    match = _GSD.search(text) or _GSD_BEFORE.search(text)
+    if match:
+        value = float(match.group(1)) * (0.01 if match.group(2) == "cm" else 1.0)
+        return f"{value:g} m", value
+    if re.search(r"very high[\s-]resolution|\bvhr\b|sub[\s-]?met(?:er|re)|centimet(?:er|re)", text):
+        return "very high (sub-metre)", 0.5
+    if re.search(r"high[\s-]resolution|fine[\s-]resolution|high spatial resolution", text):
+        return "high", None
+    if re.search(r"medium[\s-]resolution|moderate[\s-]resolution", text):
+        return "medium (10-30 m)", 20.0
+    return None, None
+
+
+def _exclusions(text: str) -> Exclusions:
+    modalities: list[str] = []
+    sensors: list[str] = []
+    for match in _EXCLUDE.finditer(text):
+        fragment = match.group(1)
+        for canonical, _, _ in find_terms(fragment, "sensors"):
+            sensors.append(canonical)
+        for canonical, _, _ in find_terms(fragment, "modalities"):
+            modalities.append(canonical)
+        if re.match(r"(?:any\s+)?(?:sar|radar)\b", fragment):
+            modalities.append("SAR")
+    return Exclusions(modalities=list(dict.fromkeys(modalities)), sensors=list(dict.fromkeys(sensors)))
+
+
+@cache
+def _application_texts() -> tuple[list[str], list[str]]:
+    vocab = get_vocabulary("applications")
+    names = vocab.names
+    texts = [f"{n}: {vocab.column(n, 'synonyms').replace('|', ', ')}" for n in names]
+    return names, texts
+
+
+# Application-table embeddings per encoder (bound methods of one encoder compare equal).
+_APPLICATION_VECTORS: dict[Encode, np.ndarray] = {}
+
+
+def _similar_application(text: str, encode: Encode, threshold: float) -> tuple[str, float] | None:
+    names, texts = _application_texts()
+    table = _APPLICATION_VECTORS.get(encode)
+    if table is None:
+        table = _APPLICATION_VECTORS[encode] = encode(texts)
+    scores = table @ encode([text])[0]
+    best = int(np.argmax(scores))
+    score = float(scores[best])
+    return (names[best], score) if score >= threshold else None
+
+
+def interpret(
+    text: str, encode: Encode | None = None, *, similarity_threshold: float = 0.45
+) -> Interpretation:
+    """Parse a free-text task into a StructuredQuery with rules (and embeddings for applications)."""
+    lowered = _expand_sensor_shorthand(" ".join(text.lower().split()))
+    notes: list[str] = []
+    exclusions = _exclusions(lowered)
+
+    sensors = [s for s, _, _ in find_terms(lowered, "sensors") if s not in exclusions.sensors]
+    modalities = [m for m, _, _ in find_terms(lowered, "modalities")]
+    if re.search(r"\bsar\b|\bradar\b", lowered):
+        modalities.append("SAR")
+    if re.search(r"\boptical\b", lowered) and not set(modalities) & {"RGB", "Multispectral", "Hyperspectral"}:
+        modalities.extend(["Multispectral", "RGB"])
+        notes.append("'optical' read as multispectral or RGB imagery")
+    if (
+        re.search(r"\baerial\b|\bdrone\b|\buav\b|\bvhr\b|very high[\s-]resolution", lowered)
+        and not modalities
+    ):
+        modalities.append("RGB")
+    for sensor in sensors:
+        implied = sensor_modality(sensor)
+        if implied not in modalities:
+            modalities.append(implied)
+    modalities = [m for m in dict.fromkeys(modalities) if m not in exclusions.modalities]
+    multi_temporal = "Multi-temporal" in modalities
+
+    apps = find_terms(lowered, "applications")
+    application = apps[0][0] if apps else None
+    if application is None and encode is not None:
+        similar = _similar_application(text, encode, similarity_threshold)
+        if similar:
+            application = similar[0]
+            notes.append(f"application read as '{similar[0]}' by text similarity ({similar[1]:.2f})")
+    task_type = None
+    app_vocab = get_vocabulary("applications")
+    if application:
+        task_type = app_vocab.column(application, "task_type")
+    explicit_tasks = [t for t, s, e in find_terms(lowered, "task_types") if e - s > 12 or not application]
+    if explicit_tasks and explicit_tasks[0] != task_type:
+        task_type = explicit_tasks[0]
+    if application is None and task_type is None and re.search(r"pixel[\s-]level|per[\s-]pixel", lowered):
+        task_type = "segmentation"
+    if re.search(r"multi[\s-]?label", lowered) and task_type == "classification":
+        task_type = "multi-label classification"
+
+    regime = _first(_REGIMES, lowered)
+    if regime == "zero-shot" and task_type in {"classification", "multi-label classification", None}:
+        # Classifying without any labels is zero-shot classification: vision-language territory.
+        task_type = "zero-shot classification"
+    device = _first(_DEVICES, lowered)
+    limit = _parameter_limit(lowered)
+    priorities = [label for label, pattern in _PRIORITIES if re.search(pattern, lowered)]
+    if device in {"edge", "cpu"} and "efficiency" not in priorities:
+        priorities.append("efficiency")
+    resolution, resolution_m = _resolution(lowered)
+    regions = list(dict.fromkeys(r for r, _, _ in find_terms(lowered, "regions")))
+    domain = [app_vocab.column(application, "domain")] if application else []
+    bands = [
+        b
+        for b in ("nir", "swir", "red edge", "thermal", "rgb", "vv", "vh")
+        if re.search(rf"\b{b}\b", lowered)
+    ]
+
+    query = StructuredQuery(
+        application=application,
+        modality=modalities,
+        sensor=list(dict.fromkeys(sensors)),
+        spatial_resolution=resolution,
+        spatial_resolution_m=resolution_m,
+        temporal_resolution="time series" if multi_temporal else None,
+        bands=[b.upper() if len(b) <= 4 else b for b in bands],
+        available_data=regime,
+        deployment_device=device,
+        priority_metrics=[m for m, _, _ in find_terms(lowered, "metrics")][:3],
+        min_performance=_performance_floor(lowered),
+        region=regions,
+        domain_keywords=[d for d in domain if d],
+        task_type=task_type,
+        data_regime=regime,
+        compute=ComputeBudget(device_class=device, max_parameters_m=limit),
+        priorities=priorities,
+        exclusions=exclusions,
+        multi_temporal=multi_temporal,
+    )
+    return Interpretation(query=query, notes=notes)

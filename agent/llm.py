@@ -1,0 +1,86 @@
+"""LLM provider factory: the only module that imports LangChain chat models and provider SDKs.
+
+``make_chat_model(settings)`` returns a LangChain chat model for the configured provider:
+``openai`` (any OpenAI-compatible endpoint: OpenAI, vLLM, Ollama, llama.cpp server) or
+``llamacpp`` (a local GGUF through llama-cpp-python). Tests switch real requests off with
+``forbid_model_requests()``; fakes are passed in directly instead.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from agent.errors import ConfigurationError
+from agent.settings import Settings
+
+_ALLOW_MODEL_REQUESTS = True
+
+
+def forbid_model_requests(forbid: bool = True) -> None:
+    """Make every attempt to build a real provider fail (used by the test suite)."""
+    global _ALLOW_MODEL_REQUESTS
+    _ALLOW_MODEL_REQUESTS = not forbid
+
+
+def model_requests_allowed() -> bool:
+    """Whether real providers may be built."""
+    return _ALLOW_MODEL_REQUESTS
+
+
+def engine_name(settings: Settings) -> str:
+    """Human-readable name of the configured engine."""
+    llm = settings.llm
+    if llm.provider == "none":
+        return "offline"
+    if llm.provider == "openai":
+        return f"openai:{llm.model or '?'}@{llm.base_url or 'api.openai.com'}"
+    return f"llamacpp:{Path(str(llm.model_path)).name if llm.model_path else '?'}"
+
+
+def make_chat_model(settings: Settings) -> Any:
+    """A LangChain chat model for the configured provider; ConfigurationError says what to set."""
+    llm = settings.llm
+    if llm.provider == "none":
+        raise ConfigurationError("No LLM configured: set REMSA_LLM__PROVIDER=openai or llamacpp.")
+    if not _ALLOW_MODEL_REQUESTS:
+        raise ConfigurationError("Real LLM requests are switched off here (tests use fake models).")
+    if llm.provider == "openai":
+        if not llm.model:
+            raise ConfigurationError(
+                "Set REMSA_LLM__MODEL to the model name at your endpoint (e.g. gpt-4o-mini)."
+            )
+        key = os.environ.get(llm.api_key_env)
+        if not key:
+            if llm.base_url is None:
+                raise ConfigurationError(
+                    f"No API key: set the environment variable {llm.api_key_env} "
+                    f"(or REMSA_LLM__API_KEY_ENV to the variable that holds it)."
+                )
+            key = "not-needed"  # local OpenAI-compatible servers usually take any key
+        from langchain_openai import ChatOpenAI
+
+        return ChatOpenAI(
+            model=llm.model,
+            base_url=llm.base_url,
+            api_key=key,
+            temperature=llm.temperature,
+            timeout=llm.timeout_s,
+            max_retries=0,
+            max_completion_tokens=llm.max_tokens,
+        )
+    if llm.provider == "llamacpp":
+        if llm.model_path is None or not Path(llm.model_path).is_file():
+            raise ConfigurationError(f"REMSA_LLM__MODEL_PATH must name a GGUF file (got {llm.model_path!r}).")
+        try:
+            from agent.llamacpp_chat import LlamaCppChat
+        except ImportError as exc:
+            raise ConfigurationError(
+                "llama-cpp-python is not installed: pip install -e '.[llamacpp]' "
+                "(see the README for the portable build flags)."
+            ) from exc
+        return LlamaCppChat.from_path(
+            Path(llm.model_path), max_tokens=llm.max_tokens, temperature=llm.temperature
+        )
+    raise ConfigurationError(f"Unknown LLM provider {llm.provider!r}: use none, openai or llamacpp.")

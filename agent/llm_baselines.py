@@ -1,0 +1,124 @@
+"""The two LLM baselines of the paper's comparison (they need a configured LLM).
+
+UNSTRUCTURED-RAG: the raw query and retrieved model descriptions in one prompt (App. F).
+REMSA-NAIVE: the same database tools handed to LangChain's default tool-calling agent, no
+orchestration. Both return RS-FMD ids only: names the LLM invents are dropped.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from agent.errors import LLMError
+from agent.resources import get_resources
+from agent.settings import Settings
+from prompts import render
+from rsfmd.schema import ModelRecord
+from rsfmd.vocab import term_key
+
+
+def _resolve(names: list[str], records: list[ModelRecord]) -> list[str]:
+    index: dict[str, str] = {}
+    for r in records:
+        for name in (r.model_name, r.model_id, *r.aliases):
+            index.setdefault(term_key(name), r.model_id)
+    ids: list[str] = []
+    for name in names:
+        found = index.get(term_key(name))
+        if found and found not in ids:
+            ids.append(found)
+    return ids
+
+
+def parse_ranked_names(text: str) -> list[str]:
+    """Names from lines like '1. model: SatMAE' (the App. F output format)."""
+    names = []
+    for line in text.splitlines():
+        head, sep, rest = line.strip().partition("model:")
+        if sep and head.rstrip(". ").isdigit():
+            names.append(rest.strip().strip("*` "))
+    return names
+
+
+def _describe(record: ModelRecord) -> str:
+    return (
+        f"{record.model_name}: {record.short_description} Modalities: {', '.join(record.modalities)}. "
+        f"Sensors: {', '.join(record.supported_sensors) or 'unknown'}. "
+        f"Size: {record.smallest_parameters or 'unknown'}M parameters."
+    )
+
+
+def run_unstructured_rag(
+    settings: Settings, query: str, k: int, chat_model: Any = None
+) -> tuple[list[str], int, int]:
+    """Model ids picked by an LLM from retrieved descriptions; (ids, calls, prompt tokens)."""
+    from agent.llm import make_chat_model
+
+    resources = get_resources(settings)
+    hits = resources.retrieval.search(query, 20, -1.0)
+    context = "\n\n".join(_describe(h.record) for h in hits)
+    prompt = render("unstructured_rag", user_input=query, context_str=context)
+    model = chat_model or make_chat_model(settings)
+    try:
+        reply = model.invoke(prompt)
+    except Exception as exc:  # provider errors come in many types; report them typed
+        raise LLMError(f"unstructured-rag request failed: {type(exc).__name__}: {exc}") from exc
+    text = reply.content if isinstance(reply.content, str) else json.dumps(reply.content)
+    ids = _resolve(parse_ranked_names(text), resources.records)
+    if not ids:
+        raise LLMError("unstructured-rag reply named no model from RS-FMD", raw=text)
+    tokens = int((getattr(reply, "usage_metadata", None) or {}).get("input_tokens") or len(prompt) // 4)
+    return ids[:k], 1, tokens
+
+
+def run_naive_agent(
+    settings: Settings, query: str, k: int, chat_model: Any = None
+) -> tuple[list[str], int, int]:
+    """Model ids from LangChain's default tool-calling agent over the database tools."""
+    from langchain.agents import create_agent
+    from langchain_core.tools import tool
+
+    from agent.llm import make_chat_model
+
+    resources = get_resources(settings)
+
+    @tool
+    def search_models(description: str) -> str:
+        """Search RS-FMD for foundation models matching a task description; returns names and summaries."""
+        hits = resources.retrieval.search(description, 15, -1.0)
+        return "\n".join(_describe(h.record) for h in hits)
+
+    @tool
+    def model_details(name: str) -> str:
+        """Details of one model in RS-FMD by name."""
+        ids = _resolve([name], resources.records)
+        if not ids:
+            return f"No model named {name!r} in the database."
+        return resources.by_id[ids[0]].model_dump_json(
+            exclude_defaults=True, exclude={"sources", "benchmarks"}
+        )[:3000]
+
+    model = chat_model or make_chat_model(settings)
+    agent = create_agent(
+        model, tools=[search_models, model_details], system_prompt=render("naive_agent", k=k)
+    )
+    try:
+        result = agent.invoke({"messages": [{"role": "user", "content": query}]})
+    except Exception as exc:  # provider or agent-loop errors: report them typed
+        raise LLMError(f"remsa-naive agent failed: {type(exc).__name__}: {exc}") from exc
+    messages = result["messages"]
+    final = messages[-1].content if messages else ""
+    text = final if isinstance(final, str) else json.dumps(final)
+    try:
+        names = json.loads(text)
+    except json.JSONDecodeError:
+        names = parse_ranked_names(text) or [line.strip("-* ") for line in text.splitlines() if line.strip()]
+    if not isinstance(names, list):
+        raise LLMError("remsa-naive final answer was not a list of names", raw=text)
+    ids = _resolve([str(n) for n in names], resources.records)
+    if not ids:
+        raise LLMError("remsa-naive named no model from RS-FMD", raw=text)
+    calls = sum(1 for m in messages if getattr(m, "type", "") == "ai")
+    tokens = sum(int((getattr(m, "usage_metadata", None) or {}).get("input_tokens") or 0) for m in messages)
+    return ids[:k], calls, tokens

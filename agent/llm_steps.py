@@ -1,0 +1,288 @@
+"""LLM-driven steps of the agent: interpret, re-rank (paper App. D), explain (App. E).
+
+Every reply is parsed into a pydantic model; an invalid reply gets one re-ask quoting the
+validation error; a second failure (or a timeout, a refusal, an unreachable endpoint) raises
+LLMError, and the orchestrator keeps the offline component's result, recorded in the trace.
+Model names the LLM invents are dropped: only RS-FMD candidates can reach the user.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
+
+from pydantic import BaseModel, Field, TypeAdapter, ValidationError
+
+from agent.errors import LLMError
+from agent.query import StructuredQuery
+from agent.selection import RankedModel, TraceStep
+from agent.settings import Settings
+from agent.systems import ClarificationQuestion
+from prompts import render
+from rsfmd.vocab import UnknownTermError, get_vocabulary, term_key
+from tools.ranking import Candidate
+
+T = TypeVar("T")
+
+
+class LLMQuery(BaseModel):
+    """The interpreter's reply, before vocabulary normalisation."""
+
+    application: str | None = None
+    modality: list[str] = Field(default_factory=list)
+    sensor: list[str] = Field(default_factory=list)
+    spatial_resolution: str | None = None
+    temporal_resolution: str | None = None
+    bands: list[str] = Field(default_factory=list)
+    task_type: str | None = None
+    data_regime: str | None = None
+    deployment_device: str | None = None
+    max_parameters_m: float | None = None
+    priorities: list[str] = Field(default_factory=list)
+    min_performance: dict[str, list[Any]] | None = None
+    region: list[str] = Field(default_factory=list)
+    domain_keywords: list[str] = Field(default_factory=list)
+    excluded_modalities: list[str] = Field(default_factory=list)
+
+
+class RankItem(BaseModel):
+    """One entry of the re-ranker's list."""
+
+    model: str
+    rank: int
+    reason: list[str] = Field(default_factory=list)
+
+
+class ExplanationItem(BaseModel):
+    """One entry of the explainer's list."""
+
+    model_name: str
+    explanation: list[str] = Field(min_length=1)
+    trade_offs: list[str] = Field(default_factory=list)
+
+
+def parse_json(text: str, adapter: TypeAdapter[T]) -> T:
+    """Validate a reply as JSON; a reply wrapped in one Markdown code fence is unwrapped first."""
+    body = text.strip()
+    if body.startswith("```"):
+        body = body.split("\n", 1)[1] if "\n" in body else ""
+        body = body.rsplit("```", 1)[0]
+    return adapter.validate_json(body)
+
+
+class LLMSteps:
+    """Wraps a LangChain chat model; counts calls and tokens; logs every step for the trace."""
+
+    def __init__(self, chat_model: Any, engine_name: str = "llm") -> None:
+        self.model = chat_model
+        self.engine_name = engine_name
+        self.calls = 0
+        self.prompt_tokens = 0
+        self._events: list[TraceStep] = []
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> LLMSteps:
+        """Build the configured provider (ConfigurationError when it cannot be)."""
+        from agent.llm import engine_name, make_chat_model
+
+        return cls(make_chat_model(settings), engine_name(settings))
+
+    def drain(self) -> list[TraceStep]:
+        """Trace steps recorded since the last call."""
+        events, self._events = self._events, []
+        return events
+
+    def _event(self, step: str, detail: str, ms: float = 0.0) -> None:
+        self._events.append(TraceStep(step=step, detail=detail, ms=round(ms, 2)))
+
+    def _complete(self, step: str, prompt: str) -> str:
+        start = time.perf_counter()
+        try:
+            reply = self.model.invoke(prompt)
+        except Exception as exc:  # provider errors come in many types; all become a typed LLMError
+            self._event(
+                f"llm:{step}",
+                f"request failed: {type(exc).__name__}: {exc}",
+                1000 * (time.perf_counter() - start),
+            )
+            raise LLMError(f"{step}: the LLM request failed ({type(exc).__name__}: {exc})") from exc
+        self.calls += 1
+        usage = getattr(reply, "usage_metadata", None) or {}
+        self.prompt_tokens += int(usage.get("input_tokens") or len(prompt) // 4)
+        text = reply.content if isinstance(reply.content, str) else json.dumps(reply.content)
+        self._event(
+            f"llm:{step}",
+            f"{len(prompt)} prompt chars, {len(text)} reply chars",
+            1000 * (time.perf_counter() - start),
+        )
+        return text
+
+    def _structured(self, step: str, prompt: str, parse: Callable[[str], T]) -> T:
+        text = self._complete(step, prompt)
+        try:
+            return parse(text)
+        except (ValidationError, ValueError) as first:
+            retry = (
+                f"{prompt}\n\nYour previous reply could not be used:\n{str(first)[:600]}\n"
+                "Reply again with valid JSON only, in the requested format."
+            )
+            text = self._complete(f"{step}-retry", retry)
+            try:
+                return parse(text)
+            except (ValidationError, ValueError) as second:
+                raise LLMError(
+                    f"{step}: invalid reply after one re-ask ({str(second)[:200]})", raw=text
+                ) from second
+
+    # -- interpret ---------------------------------------------------------------------------------
+    def interpret(self, text: str, notes: list[str]) -> StructuredQuery | None:
+        """The LLM's StructuredQuery, or None (offline rules then stand alone)."""
+        prompt = render(
+            "interpret",
+            query=text,
+            modalities=", ".join(get_vocabulary("modalities").names),
+            task_types=", ".join(get_vocabulary("task_types").names),
+        )
+        try:
+            raw = self._structured("interpret", prompt, lambda t: parse_json(t, TypeAdapter(LLMQuery)))
+        except LLMError as exc:
+            self._event("llm:fallback", f"interpreter failed ({exc}); offline rules used")
+            return None
+        return self._to_query(raw, notes)
+
+    def _to_query(self, raw: LLMQuery, notes: list[str]) -> StructuredQuery:
+        def known(vocab: str, values: Sequence[str]) -> list[str]:
+            out = []
+            for value in values:
+                found = get_vocabulary(vocab).get(value)
+                if found:
+                    out.append(found)
+                else:
+                    self._event("llm:interpret", f"ignored unknown {vocab[:-1]} {value!r}")
+            return out
+
+        apps = get_vocabulary("applications")
+        application = apps.get(raw.application) if raw.application else None
+        data: dict[str, Any] = {
+            "application": application or raw.application,
+            "modality": known("modalities", raw.modality),
+            "sensor": known("sensors", raw.sensor),
+            "spatial_resolution": raw.spatial_resolution,
+            "temporal_resolution": raw.temporal_resolution,
+            "bands": raw.bands,
+            "region": raw.region,
+            "domain_keywords": raw.domain_keywords,
+            "priorities": [
+                p
+                for p in raw.priorities
+                if p in {"accuracy", "speed", "efficiency", "precision", "recall", "generalization"}
+            ],
+            "exclusions": {"modalities": known("modalities", raw.excluded_modalities)},
+        }
+        if raw.task_type and (task := get_vocabulary("task_types").get(raw.task_type)):
+            data["task_type"] = task
+        if raw.data_regime in {"zero-shot", "few-shot", "full-labels", "unlabeled"}:
+            data["data_regime"] = raw.data_regime
+        compute: dict[str, Any] = {}
+        if raw.deployment_device in {"edge", "cpu", "single-gpu", "multi-gpu"}:
+            compute["device_class"] = raw.deployment_device
+            data["deployment_device"] = raw.deployment_device
+        if raw.max_parameters_m and raw.max_parameters_m > 0:
+            compute["max_parameters_m"] = raw.max_parameters_m
+        data["compute"] = compute
+        try:
+            return StructuredQuery.model_validate(data)
+        except (ValidationError, UnknownTermError) as exc:
+            self._event(
+                "llm:fallback", f"interpreter reply did not fit the schema ({str(exc)[:160]}); rules used"
+            )
+            notes.append("The LLM's reading of the task was unusable; the offline rules were used")
+            return StructuredQuery()
+
+    # -- re-rank ------------------------------------------------------------------------------------
+    def rerank(self, query: StructuredQuery, ranked: list[Candidate]) -> list[Candidate]:
+        """Candidates in the LLM's order (unknown names dropped, unmentioned ones kept after)."""
+        lines = []
+        for i, c in enumerate(ranked, start=1):
+            r = c.record
+            evidence = (
+                "; ".join(item.describe() for item in c.evidence_items[:3])
+                or "no reported results on this task"
+            )
+            lines.append(
+                f"{i}. {r.model_name} | modalities: {', '.join(r.modalities)} | sensors: "
+                f"{', '.join(r.supported_sensors[:5]) or 'unknown'} | smallest size: "
+                f"{r.smallest_parameters or 'unknown'}M | tasks: {', '.join(r.all_task_types[:5])} | "
+                f"evidence: {evidence}"
+            )
+        prompt = render(
+            "rerank", query=query.model_dump_json(exclude_defaults=True), candidates="\n".join(lines)
+        )
+        try:
+            items = self._structured("rerank", prompt, lambda t: parse_json(t, TypeAdapter(list[RankItem])))
+        except LLMError as exc:
+            self._event("llm:fallback", f"re-ranking failed ({exc}); offline ranking kept")
+            return ranked
+        by_key: dict[str, Candidate] = {}
+        for c in ranked:
+            by_key[term_key(c.record.model_name)] = c
+            by_key[term_key(c.record.model_id)] = c
+        ordered: list[Candidate] = []
+        for item in sorted(items, key=lambda i: i.rank):
+            candidate = by_key.get(term_key(item.model))
+            if candidate is None:
+                self._event("llm:rerank", f"ignored {item.model!r}: not a candidate from RS-FMD")
+                continue
+            if candidate not in ordered:
+                ordered.append(candidate)
+        if not ordered:
+            self._event("llm:fallback", "re-ranking named no known candidate; offline ranking kept")
+            return ranked
+        return ordered + [c for c in ranked if c not in ordered]
+
+    # -- explain ------------------------------------------------------------------------------------
+    def explain(
+        self, query: StructuredQuery, models: list[RankedModel], top: list[Candidate]
+    ) -> list[RankedModel]:
+        """Reasons and trade-offs written by the LLM from the same evidence (links stay from RS-FMD)."""
+        described = [
+            {
+                "model_name": m.name,
+                "modalities": m.modalities,
+                "sensors": m.sensors[:6],
+                "parameters_m": m.parameters_m,
+                "evidence": [f"{e.metric} {e.value:g} on {e.dataset} ({e.setting})" for e in m.evidence[:4]],
+                "offline_reasons": m.reasons,
+            }
+            for m in models
+        ]
+        prompt = render(
+            "explain",
+            query=query.model_dump_json(exclude_defaults=True),
+            ranked_models=json.dumps(described, indent=1),
+        )
+        try:
+            items = self._structured(
+                "explain", prompt, lambda t: parse_json(t, TypeAdapter(list[ExplanationItem]))
+            )
+        except LLMError as exc:
+            self._event("llm:fallback", f"explanation failed ({exc}); templated explanations kept")
+            return models
+        by_name = {term_key(i.model_name): i for i in items}
+        out = []
+        for m in models:
+            item = by_name.get(term_key(m.name))
+            out.append(
+                m.model_copy(update={"reasons": item.explanation, "trade_offs": item.trade_offs})
+                if item
+                else m
+            )
+        return out
+
+    def phrase_questions(
+        self, query: StructuredQuery, questions: list[ClarificationQuestion]
+    ) -> list[ClarificationQuestion]:
+        """Clarification questions stay templated (no extra LLM call per round)."""
+        return questions

@@ -1,0 +1,314 @@
+"""The selection workflow (REMSA Algorithm 1) as an explicit state machine.
+
+States are methods that return the name of the next state; the loop records each step with its
+timing in the trace. Thresholds and the round limit come from settings. Hard constraints are
+always applied by rules; an LLM (when configured) only interprets, re-ranks and explains, and any
+failure there falls back to the offline component, visibly in the trace.
+"""
+
+from __future__ import annotations
+
+import time
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from agent.errors import InputError
+from agent.interpreter import interpret
+from agent.query import StructuredQuery
+from agent.resources import Resources
+from agent.selection import Selection, SimilarTask, Status, TraceStep
+from agent.settings import Settings
+from agent.systems import ClarificationQuestion
+from rsfmd.schema import ModelRecord
+from tools.clarification import questions_for
+from tools.explanation import explain
+from tools.filtering import FilterOutcome, filter_candidates
+from tools.ranking import Candidate, Prediction, overall_confidence, score_candidates
+from tools.retrieval import query_text
+
+StateName = Literal["interpret", "check", "retrieve", "filter", "rank", "clarify", "explain", "done"]
+
+
+@dataclass
+class Turn:
+    """What the orchestrator knows during one request; also carried across a session's rounds."""
+
+    text: str
+    k: int
+    clarify: bool
+    query: StructuredQuery = field(default_factory=StructuredQuery)
+    rounds: int = 0
+    asked: set[str] = field(default_factory=set)
+    notes: list[str] = field(default_factory=list)
+    candidates: list[Candidate] = field(default_factory=list)
+    outcome: FilterOutcome | None = None
+    ranked: list[Candidate] = field(default_factory=list)
+    questions: list[ClarificationQuestion] = field(default_factory=list)
+    clarify_reason: str = ""
+    status: Status = Status.ok
+    confidence: float = 0.0
+    trace: list[TraceStep] = field(default_factory=list)
+    similar: list[SimilarTask] = field(default_factory=list)
+    memory_deltas: dict[str, float] = field(default_factory=dict)
+    engine: str = "offline"
+
+
+class Orchestrator:
+    """Runs one request through interpret -> retrieve -> filter -> rank -> clarify/explain."""
+
+    def __init__(self, settings: Settings, resources: Resources, llm: Any = None, memory: Any = None) -> None:
+        self.settings = settings
+        self.resources = resources
+        self.llm = llm
+        self.memory = memory
+
+    # -- the loop ---------------------------------------------------------------------------------
+    def run(self, turn: Turn) -> Selection:
+        """Run states until 'done'; return the Selection."""
+        states: dict[str, Callable[[Turn], StateName]] = {
+            "interpret": self._interpret,
+            "check": self._check,
+            "retrieve": self._retrieve,
+            "filter": self._filter,
+            "rank": self._rank,
+            "clarify": self._clarify,
+            "explain": self._explain,
+        }
+        state: StateName = "interpret"
+        steps = 0
+        while state != "done":
+            steps += 1
+            if steps > 20:
+                raise RuntimeError("orchestrator did not terminate")  # a bug, not a user error
+            start = time.perf_counter()
+            before = len(turn.trace)
+            nxt = states[state](turn)
+            detail = turn.trace.pop().detail if len(turn.trace) > before else ""
+            if self.llm is not None:
+                turn.trace.extend(self.llm.drain())
+            turn.trace.append(
+                TraceStep(step=state, detail=detail, ms=round((time.perf_counter() - start) * 1000, 2))
+            )
+            state = nxt
+        return self._selection(turn)
+
+    @staticmethod
+    def _note(turn: Turn, detail: str) -> None:
+        turn.trace.append(TraceStep(step="", detail=detail, ms=0.0))
+
+    # -- states -----------------------------------------------------------------------------------
+    def _interpret(self, turn: Turn) -> StateName:
+        parsed: StructuredQuery | None = None
+        if self.llm is not None:
+            parsed = self.llm.interpret(turn.text, turn.notes)
+            turn.engine = self.llm.engine_name
+        rules = interpret(turn.text, self.resources.encoder.encode)
+        # Rules fill what the LLM missed; the LLM's values win where both speak.
+        merged = rules.query if parsed is None else rules.query.merged_with(parsed)
+        turn.query = turn.query.merged_with(merged)
+        turn.notes.extend(rules.notes)
+        self._apply_memory(turn)
+        filled = ", ".join(turn.query.filled_fields()) or "nothing"
+        self._note(turn, f"parsed fields: {filled}")
+        return "check"
+
+    def _check(self, turn: Turn) -> StateName:
+        missing = turn.query.missing_mandatory()
+        questions = (
+            questions_for(turn.query, "missing", turn.asked) if missing and self._may_clarify(turn) else []
+        )
+        if questions:
+            turn.clarify_reason = "missing"
+            turn.questions = questions
+            self._note(turn, f"missing mandatory: {', '.join(missing)}")
+            return "clarify"
+        for name in missing:
+            turn.notes.append(
+                "No application stated: ranked on general-purpose capability"
+                if name == "application"
+                else "No input modality stated: models for any imagery were considered"
+            )
+        self._note(
+            turn, "mandatory fields present" if not missing else f"proceeding without {', '.join(missing)}"
+        )
+        return "retrieve"
+
+    def _retrieve(self, turn: Turn) -> StateName:
+        cfg = self.settings.retrieval
+        hits = self.resources.retrieval.search(
+            query_text(turn.query, turn.text), cfg.top_k, cfg.similarity_threshold
+        )
+        turn.candidates = [Candidate(record=h.record, similarity=h.similarity) for h in hits]
+        self._note(turn, f"{len(hits)} candidates above similarity {cfg.similarity_threshold}")
+        return "filter"
+
+    def _filter(self, turn: Turn) -> StateName:
+        records = [c.record for c in turn.candidates]
+        outcome = filter_candidates(records, turn.query, minimum=turn.k)
+        if len(outcome.survivors) < turn.k:
+            # Retrieval is a recall aid, not a gate: look at the whole database before relaxing.
+            outcome = filter_candidates(self.resources.records, turn.query, minimum=turn.k)
+        turn.outcome = outcome
+        similarity = {c.record.model_id: c.similarity for c in turn.candidates}
+        turn.candidates = [
+            Candidate(
+                record=r,
+                similarity=similarity.get(r.model_id, 0.0),
+                relaxed=outcome.relaxed.get(r.model_id, []),
+                memory_delta=turn.memory_deltas.get(r.model_id, 0.0),
+            )
+            for r in outcome.survivors
+        ]
+        strict = len(outcome.survivors) - len(outcome.relaxed)
+        detail = f"{strict} satisfy every hard constraint; {len(outcome.rejected)} rejected"
+        if outcome.relaxed:
+            detail += f"; closest matches added by relaxing {', '.join(outcome.relaxed_constraints)}"
+            turn.status = Status.closest_match
+        self._note(turn, detail)
+        if not turn.candidates:
+            turn.status = Status.no_match
+            return "explain"
+        if strict > self.settings.orchestrator.max_candidates and self._may_clarify(turn):
+            questions = questions_for(turn.query, "too_many", turn.asked)
+            if questions:
+                turn.clarify_reason = "too_many"
+                turn.questions = questions
+                return "rank"
+        return "rank"
+
+    def _rank(self, turn: Turn) -> StateName:
+        predict = self._predictor()
+        ranked = score_candidates(turn.candidates, turn.query, self.resources.evidence, predict)
+        if self.llm is not None and ranked:
+            ranked = (
+                self.llm.rerank(turn.query, ranked[: max(10, turn.k * 3)]) + ranked[max(10, turn.k * 3) :]
+            )
+        turn.ranked = ranked
+        turn.confidence = overall_confidence(ranked, turn.k, turn.query)
+        self._note(turn, f"ranked {len(ranked)}; overall confidence {turn.confidence:.2f}")
+        if turn.questions and turn.clarify_reason == "too_many":
+            return "clarify"
+        if turn.confidence < self.settings.orchestrator.confidence_threshold and self._may_clarify(turn):
+            questions = questions_for(turn.query, "low_confidence", turn.asked)
+            if questions:
+                turn.clarify_reason = "low_confidence"
+                turn.questions = questions
+                return "clarify"
+        return "explain"
+
+    def _clarify(self, turn: Turn) -> StateName:
+        if not turn.questions:
+            turn.questions = questions_for(turn.query, turn.clarify_reason, turn.asked)
+        if self.llm is not None and turn.questions:
+            turn.questions = self.llm.phrase_questions(turn.query, turn.questions)
+        turn.status = Status.needs_clarification
+        self._note(turn, f"{turn.clarify_reason}: asking about {', '.join(q.field for q in turn.questions)}")
+        return "done" if turn.questions else "explain"
+
+    def _explain(self, turn: Turn) -> StateName:
+        if turn.status == Status.needs_clarification:
+            turn.status = Status.ok
+        top = turn.ranked[: turn.k]
+        if turn.status == Status.closest_match and not any(c.relaxed for c in top):
+            turn.status = Status.ok
+        self._note(turn, f"explained top {len(top)}")
+        return "done"
+
+    # -- helpers ----------------------------------------------------------------------------------
+    def _may_clarify(self, turn: Turn) -> bool:
+        return turn.clarify and turn.rounds < self.settings.orchestrator.max_clarification_rounds
+
+    def _predictor(self) -> Callable[[ModelRecord, StructuredQuery], Prediction | None] | None:
+        predictor = self.resources.capabilities(self.settings)
+        if predictor is None:
+            return None
+
+        def predict(record: ModelRecord, query: StructuredQuery) -> Prediction | None:
+            if not predictor.has_model(record.model_id):
+                return None
+            standing = predictor.standing(
+                record.model_id, query.task_type, query.application, query.sensor, query.modality
+            )
+            if standing is None:
+                return None
+            score = max(0.0, min(1.0, 1.0 - float(standing.expected_gap)))
+            return Prediction(
+                score=score, uncertainty=float(standing.uncertainty), summary=standing.summary()
+            )
+
+        return predict
+
+    def _apply_memory(self, turn: Turn) -> None:
+        if self.memory is None:
+            return
+        from agent.memory import apply_to_query, feedback_adjustments, suggest_assumptions
+
+        past = self.memory.similar(
+            self.settings.user_id, turn.text, self.settings.memory.top_k, self.settings.memory.min_similarity
+        )
+        if not past:
+            return
+        assumptions = suggest_assumptions(turn.query, past)
+        turn.query = apply_to_query(turn.query, assumptions)
+        turn.notes.extend(
+            f"From your past tasks: {a.reason} (say otherwise to override)" for a in assumptions
+        )
+        turn.memory_deltas = feedback_adjustments(past)
+        turn.similar = [
+            SimilarTask(
+                query_text=p.interaction.query_text,
+                similarity=round(p.similarity, 3),
+                recommended=p.interaction.recommended,
+                feedback={m: f.vote for m, f in p.interaction.feedback.items()},
+            )
+            for p in past
+        ]
+        self._note(turn, f"{len(past)} similar past task(s) from memory")
+
+    def _selection(self, turn: Turn) -> Selection:
+        top = turn.ranked[: turn.k] if turn.status != Status.needs_clarification else []
+        models = explain(top, turn.query)
+        if self.llm is not None and models:
+            models = self.llm.explain(turn.query, models, top)
+            turn.trace.extend(self.llm.drain())
+        assumptions = list(dict.fromkeys(turn.notes))
+        if turn.outcome and turn.outcome.relaxed and top:
+            relaxed = sorted({c for cand in top for c in cand.relaxed})
+            if relaxed:
+                assumptions.append(
+                    f"No model met every constraint; closest matches shown with {', '.join(relaxed)} relaxed"
+                )
+        for c in top:
+            if c.memory_note is None and turn.memory_deltas.get(c.record.model_id):
+                c.memory_note = "You rated this model before"
+        return Selection(
+            status=turn.status,
+            query=turn.query,
+            query_text=turn.text,
+            models=models,
+            questions=turn.questions if turn.status == Status.needs_clarification else [],
+            assumptions=assumptions,
+            overall_confidence=turn.confidence,
+            clarification_rounds=turn.rounds,
+            engine=turn.engine,
+            similar_tasks=turn.similar,
+            trace=turn.trace,
+            database_version=self.resources.database_version,
+            interaction_id=uuid.uuid4().hex,
+        )
+
+
+def validate_text(text: str, limit: int) -> str:
+    """The query, stripped; InputError when empty or too long."""
+    if not isinstance(text, str) or not text.strip():
+        raise InputError("The query is empty: describe your task, e.g. 'flood mapping with Sentinel-1'.")
+    stripped = text.strip()
+    if len(stripped) > limit:
+        raise InputError(
+            f"The query has {len(stripped)} characters; the limit is {limit}. "
+            "Shorten it to the task, data and "
+            "constraints (or raise REMSA_ORCHESTRATOR__MAX_QUERY_CHARS)."
+        )
+    return stripped

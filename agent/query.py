@@ -1,0 +1,146 @@
+"""The structured form of a user's task (REMSA paper Appendix B, plus what ranking needs)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from rsfmd.vocab import get_vocabulary, normalise_modality, normalise_sensor, normalise_task_type
+
+DataRegime = Literal["zero-shot", "few-shot", "full-labels", "unlabeled"]
+DeviceClass = Literal["edge", "cpu", "single-gpu", "multi-gpu"]
+Priority = Literal["accuracy", "speed", "efficiency", "precision", "recall", "generalization"]
+
+MANDATORY_FIELDS: tuple[str, ...] = ("application", "modality")
+
+# Parameter budget (millions) implied by a device class when the user states no explicit limit:
+# a ViT-B (~86M) still runs on a laptop CPU; edge boards want ResNet-50 / ViT-S / Swin-T sizes.
+DEVICE_PARAMETER_BUDGET: dict[str, float | None] = {
+    "edge": 50.0,
+    "cpu": 120.0,
+    "single-gpu": 1500.0,
+    "multi-gpu": None,
+}
+
+
+class MinPerformance(BaseModel):
+    """A floor on reported performance (paper Appendix B)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    metric: list[str] = Field(default_factory=list, description="Canonical metric names.")
+    value: list[float] = Field(default_factory=list, description="Floors, in the metric's scale.")
+
+    @model_validator(mode="after")
+    def _same_length(self) -> MinPerformance:
+        if len(self.metric) != len(self.value):
+            raise ValueError("min_performance needs one value per metric")
+        return self
+
+
+class ComputeBudget(BaseModel):
+    """What the user can run the model on."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    device_class: DeviceClass | None = None
+    max_parameters_m: float | None = Field(default=None, gt=0, description="Explicit limit, millions.")
+
+    def parameter_limit(self) -> float | None:
+        """The explicit limit, else the one implied by the device class."""
+        if self.max_parameters_m is not None:
+            return self.max_parameters_m
+        return DEVICE_PARAMETER_BUDGET.get(self.device_class) if self.device_class else None
+
+
+class Exclusions(BaseModel):
+    """What the user ruled out ("no SAR", "not DOFA")."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    modalities: list[str] = Field(default_factory=list)
+    sensors: list[str] = Field(default_factory=list)
+    models: list[str] = Field(default_factory=list, description="Model ids.")
+
+
+class StructuredQuery(BaseModel):
+    """Constraints and preferences parsed from a free-text task description."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    application: str | None = Field(default=None, description="Mandatory: what the user wants to do.")
+    modality: list[str] = Field(default_factory=list, description="Mandatory: input data modalities.")
+    sensor: list[str] = Field(default_factory=list)
+    spatial_resolution: str | None = None
+    spatial_resolution_m: float | None = Field(default=None, gt=0)
+    temporal_resolution: str | None = None
+    bands: list[str] = Field(default_factory=list)
+    available_data: str | None = None
+    deployment_device: str | None = None
+    priority_metrics: list[str] = Field(default_factory=list)
+    min_performance: MinPerformance | None = None
+    region: list[str] = Field(default_factory=list)
+    domain_keywords: list[str] = Field(default_factory=list)
+    task_type: str | None = None
+    data_regime: DataRegime | None = None
+    compute: ComputeBudget = Field(default_factory=ComputeBudget)
+    priorities: list[Priority] = Field(default_factory=list)
+    exclusions: Exclusions = Field(default_factory=Exclusions)
+    multi_temporal: bool = Field(default=False, description="The user's data is a time series.")
+
+    @field_validator("modality")
+    @classmethod
+    def _modality(cls, value: list[str]) -> list[str]:
+        return list(dict.fromkeys(normalise_modality(v) for v in value))
+
+    @field_validator("sensor")
+    @classmethod
+    def _sensor(cls, value: list[str]) -> list[str]:
+        return list(dict.fromkeys(normalise_sensor(v) for v in value))
+
+    @field_validator("task_type")
+    @classmethod
+    def _task_type(cls, value: str | None) -> str | None:
+        return normalise_task_type(value) if value else None
+
+    @field_validator("region")
+    @classmethod
+    def _region(cls, value: list[str]) -> list[str]:
+        vocab = get_vocabulary("regions")
+        return list(dict.fromkeys(vocab.get(v) or v for v in value))
+
+    def missing_mandatory(self) -> list[str]:
+        """Mandatory fields still empty."""
+        return [f for f in MANDATORY_FIELDS if not getattr(self, f)]
+
+    def filled_fields(self) -> list[str]:
+        """Names of fields that hold a value."""
+        out = []
+        for name in type(self).model_fields:
+            value = getattr(self, name)
+            if isinstance(value, BaseModel):
+                if any(v not in (None, [], False) for v in value.model_dump().values()):
+                    out.append(name)
+            elif value not in (None, [], False, ""):
+                out.append(name)
+        return out
+
+    def merged_with(self, other: StructuredQuery) -> StructuredQuery:
+        """This query with every field ``other`` fills taken from ``other`` (lists are unioned)."""
+        data = self.model_dump()
+        for name in type(self).model_fields:
+            value = getattr(other, name)
+            if isinstance(value, list) and value:
+                data[name] = list(dict.fromkeys([*data[name], *value]))
+            elif isinstance(value, BaseModel) and data[name] is None:
+                data[name] = value.model_dump()
+            elif isinstance(value, BaseModel):
+                for sub, sub_value in value.model_dump().items():
+                    if isinstance(sub_value, list) and sub_value:
+                        data[name][sub] = list(dict.fromkeys([*data[name][sub], *sub_value]))
+                    elif sub_value not in (None, [], False):
+                        data[name][sub] = sub_value
+            elif value not in (None, [], False, ""):
+                data[name] = value
+        return StructuredQuery.model_validate(data)

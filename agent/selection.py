@@ -1,0 +1,99 @@
+"""What the agent answers: a JSON-serialisable Selection (paper Appendix E fields and more)."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from pydantic import BaseModel, Field
+
+from agent.query import StructuredQuery
+from agent.systems import ClarificationQuestion
+
+
+class Status(StrEnum):
+    """How a request ended."""
+
+    ok = "ok"
+    closest_match = "closest_match"
+    needs_clarification = "needs_clarification"
+    no_match = "no_match"
+
+
+class Links(BaseModel):
+    """Where to read about and get the model."""
+
+    paper: str | None = None
+    code: str | None = None
+    weights: str | None = None
+
+
+class EvidenceNumber(BaseModel):
+    """A reported (or predicted) result cited in an explanation."""
+
+    dataset: str
+    metric: str
+    value: float
+    setting: str
+    relevance: str = Field(description="application, task or related.")
+    source_url: str
+
+
+class RankedModel(BaseModel):
+    """One recommended model with its reasons."""
+
+    rank: int = Field(ge=1)
+    model_id: str
+    name: str
+    score: float = Field(ge=0, le=100)
+    confidence: float = Field(ge=0, le=1)
+    reasons: list[str]
+    trade_offs: list[str] = Field(default_factory=list)
+    evidence: list[EvidenceNumber] = Field(default_factory=list)
+    predicted: str | None = Field(default=None, description="Capabilities-encoding estimate, when used.")
+    criteria: dict[str, float] = Field(default_factory=dict, description="Criterion scores in [0, 1].")
+    links: Links = Field(default_factory=Links)
+    relaxed_constraints: list[str] = Field(default_factory=list)
+    parameters_m: float | None = None
+    modalities: list[str] = Field(default_factory=list)
+    sensors: list[str] = Field(default_factory=list)
+
+
+class TraceStep(BaseModel):
+    """One step of the orchestrator, with its timing."""
+
+    step: str
+    detail: str
+    ms: float = Field(ge=0)
+
+
+class SimilarTask(BaseModel):
+    """A past task of the same user that resembles this one."""
+
+    query_text: str
+    similarity: float
+    recommended: list[str]
+    feedback: dict[str, str] = Field(default_factory=dict)
+
+
+class Selection(BaseModel):
+    """The agent's answer to one request."""
+
+    status: Status
+    query: StructuredQuery
+    query_text: str
+    models: list[RankedModel] = Field(default_factory=list)
+    questions: list[ClarificationQuestion] = Field(default_factory=list)
+    assumptions: list[str] = Field(default_factory=list)
+    overall_confidence: float = Field(default=0.0, ge=0, le=1)
+    clarification_rounds: int = Field(default=0, ge=0)
+    engine: str = Field(default="offline", description="offline, or the LLM provider and model.")
+    similar_tasks: list[SimilarTask] = Field(default_factory=list)
+    trace: list[TraceStep] = Field(default_factory=list)
+    database_version: str = ""
+    interaction_id: str | None = None
+
+    def to_markdown(self) -> str:
+        """A readable rendering of the answer."""
+        from tools.explanation import selection_markdown
+
+        return selection_markdown(self)

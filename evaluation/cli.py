@@ -1,0 +1,135 @@
+"""The ``remsa bench`` command group: ``run`` the benchmark, or rebuild its ``report`` from saved picks.
+
+agent/cli.py calls ``register(subparsers)``; each subcommand sets ``func`` (args -> exit code).
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from pathlib import Path
+
+from benchmark_queries.generate import load_queries, select_queries
+
+DEFAULT_OUT = Path("bench-results")
+
+
+def _names(text: str) -> list[str]:
+    return [part for part in re.split(r"[,\s]+", text) if part]
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the ``bench`` command group (run, report) to an argparse subparsers object."""
+    from evaluation.runner import SYSTEM_NAMES
+
+    bench = subparsers.add_parser("bench", help="Run the 75-query benchmark and report on it.")
+    commands = bench.add_subparsers(dest="bench_command", required=True)
+
+    def add_common(parser: argparse.ArgumentParser) -> None:
+        parser.add_argument(
+            "--queries", type=Path, default=None, help="Benchmark queries JSONL (default: the committed 75)."
+        )
+        parser.add_argument(
+            "--select",
+            default="",
+            help="Comma-separated query ids or templates to use (e.g. q01,q02 or A1,B3).",
+        )
+        parser.add_argument(
+            "--out", type=Path, default=DEFAULT_OUT, help=f"Output folder (default: {DEFAULT_OUT})."
+        )
+        parser.add_argument("-k", type=int, default=3, help="Models per pick that are scored (default: 3).")
+        parser.add_argument(
+            "--no-charts", action="store_true", help="Write the Markdown report without PNGs."
+        )
+
+    run = commands.add_parser("run", help="Run systems on the queries (resumable), score and report.")
+    add_common(run)
+    run.add_argument(
+        "--systems",
+        default=",".join(SYSTEM_NAMES),
+        help=f"Comma-separated systems (default: {','.join(SYSTEM_NAMES)}).",
+    )
+    run.add_argument("--retry-failed", action="store_true", help="Rerun pairs whose saved pick failed.")
+    run.add_argument("--no-progress", action="store_true", help="No progress bar on stderr.")
+    run.set_defaults(func=run_command)
+
+    report = commands.add_parser("report", help="Rescore the saved picks and rewrite the report.")
+    add_common(report)
+    report.set_defaults(func=report_command)
+
+
+def run_command(args: argparse.Namespace) -> int:
+    """``remsa bench run``."""
+    from agent.settings import Settings
+    from evaluation.runner import SYSTEM_NAMES, load_judge_records, resolve_systems, run_benchmark
+
+    names = _names(args.systems)
+    unknown = [n for n in names if n not in SYSTEM_NAMES]
+    if unknown or not names:
+        print(
+            f"error: unknown systems {unknown or names}; choose from {', '.join(SYSTEM_NAMES)}",
+            file=sys.stderr,
+        )
+        return 2
+    settings = Settings()
+    try:
+        queries = select_queries(load_queries(args.queries), args.select)
+    except (OSError, ValueError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    records, version, errors = load_judge_records(settings)
+    evaluation = run_benchmark(
+        resolve_systems(names, settings),
+        queries,
+        args.out,
+        records,
+        k=args.k,
+        retry_failed=args.retry_failed,
+        progress=not args.no_progress,
+        charts=not args.no_charts,
+        database_version=version,
+        database_errors=errors,
+    )
+    print(f"wrote {args.out / 'report.md'}")
+    for system, reason in evaluation.skipped.items():
+        print(f"skipped {system}: {reason}", file=sys.stderr)
+    return 0
+
+
+def report_command(args: argparse.Namespace) -> int:
+    """``remsa bench report``."""
+    from agent.settings import Settings
+    from evaluation.report import write_report
+    from evaluation.runner import PICKS_FILE, evaluate, load_judge_records
+
+    if not (args.out / PICKS_FILE).exists():
+        print(
+            f"error: no {PICKS_FILE} in {args.out}; run `remsa bench run --out {args.out}` first",
+            file=sys.stderr,
+        )
+        return 2
+    try:
+        queries = select_queries(load_queries(args.queries), args.select)
+    except (OSError, ValueError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    records, version, errors = load_judge_records(Settings())
+    evaluation = evaluate(
+        args.out, queries, records, k=args.k, database_version=version, database_errors=errors
+    )
+    print(f"wrote {write_report(evaluation, args.out, charts=not args.no_charts)}")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Standalone entry (``python -m evaluation.cli bench run ...``) until agent/cli.py wires it in."""
+    parser = argparse.ArgumentParser(prog="remsa")
+    register(parser.add_subparsers(dest="command", required=True))
+    args = parser.parse_args(argv)
+    code: int = args.func(args)
+    return code
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,68 @@
+"""The controlled table of benchmark datasets (``rsfmd/vocab/datasets.csv``).
+
+Same conventions as the other vocabularies: a canonical ``name``, pipe-separated ``synonyms``,
+matching that ignores case, spaces, hyphens, underscores and dots. Extra columns give the task
+type, application, modalities, sensors, region and the dataset's conventional metric.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+from rsfmd.vocab import UnknownTermError, Vocabulary, _read_table
+
+
+@dataclass(frozen=True)
+class DatasetInfo:
+    """One benchmark dataset as described in the table."""
+
+    name: str
+    task_type: str
+    application: str | None
+    modalities: tuple[str, ...]
+    sensors: tuple[str, ...]
+    regions: tuple[str, ...]
+    metric: str | None
+    notes: str
+
+
+def _split(value: str) -> tuple[str, ...]:
+    return tuple(part.strip() for part in value.split("|") if part.strip())
+
+
+@cache
+def get_dataset_table() -> Vocabulary:
+    """Load (once) the dataset table as a Vocabulary."""
+    return _read_table("datasets")
+
+
+def normalise_dataset(value: str) -> str:
+    """Canonical dataset name; raises UnknownTermError (with suggestions) when unknown."""
+    table = get_dataset_table()
+    found = table.get(value)
+    if found is None:
+        raise UnknownTermError("datasets", value, table.suggest(value))
+    return found
+
+
+def dataset_info(value: str) -> DatasetInfo:
+    """Facts about a (canonical or synonym) dataset name."""
+    table = get_dataset_table()
+    name = normalise_dataset(value)
+    row = table.rows[name]
+    return DatasetInfo(
+        name=name,
+        task_type=row["task_type"],
+        application=row.get("application") or None,
+        modalities=_split(row.get("modality", "")),
+        sensors=_split(row.get("sensors", "")),
+        regions=_split(row.get("region", "")),
+        metric=row.get("metric") or None,
+        notes=row.get("notes", ""),
+    )
+
+
+def list_datasets() -> list[str]:
+    """Canonical dataset names in table order."""
+    return get_dataset_table().names

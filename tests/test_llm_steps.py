@@ -1,0 +1,180 @@
+"""LLM steps with fake models: valid output, malformed JSON, invented names, refusals, timeouts."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from agent.api import Session
+from agent.errors import ConfigurationError
+from agent.llm import make_chat_model
+from agent.llm_baselines import parse_ranked_names, run_unstructured_rag
+from agent.llm_steps import LLMSteps
+from agent.selection import Status
+from agent.settings import Settings
+from prompts import PROMPT_VARIABLES, PromptError, load_prompt, render, template_variables
+from rsfmd.loader import load_records
+from tests.fakes import FunctionChat, ScriptedChat
+
+IDS = {r.model_id for r in load_records()}
+QUERY = "Flood mapping with Sentinel-1 SAR, a few labels, one GPU"
+
+GOOD_INTERPRET = json.dumps(
+    {
+        "application": "flood mapping",
+        "modality": ["SAR"],
+        "sensor": ["Sentinel-1"],
+        "task_type": "segmentation",
+        "data_regime": "few-shot",
+        "deployment_device": "single-gpu",
+    }
+)
+
+
+def _settings() -> Settings:
+    return Settings(memory={"enabled": False})  # type: ignore[arg-type]
+
+
+def _session(chat: object) -> Session:
+    return Session(_settings(), k=3, clarify=False, llm=LLMSteps(chat, "fake"))
+
+
+def _rerank_reply(prompt: str) -> str:
+    names = [
+        line.split(". ", 1)[1].split(" | ")[0]
+        for line in prompt.split("Candidate Models:\n")[-1].splitlines()
+        if line[:1].isdigit() and " | " in line
+    ]
+    ranked = [{"model": "GPT-5 Vision", "rank": 1, "reason": ["invented"]}]
+    ranked += [{"model": n, "rank": i + 2, "reason": [f"because {n}"]} for i, n in enumerate(reversed(names))]
+    return json.dumps(ranked)
+
+
+def _explain_reply(prompt: str) -> str:
+    models = json.loads(prompt.split("metadata and evidence are:\n", 1)[1].split("\nYour task:")[0])
+    return json.dumps(
+        [
+            {
+                "model_name": m["model_name"],
+                "explanation": [f"LLM says {m['model_name']} fits"],
+                "trade_offs": ["none"],
+            }
+            for m in models
+        ]
+    )
+
+
+def _happy(prompt: str) -> str:
+    if "Convert the user's task description" in prompt:
+        return GOOD_INTERPRET
+    if "produce a ranked list with explanations" in prompt:
+        return _rerank_reply(prompt)
+    return _explain_reply(prompt)
+
+
+def test_llm_path_uses_three_calls_and_drops_invented_names() -> None:
+    chat = FunctionChat(_happy)
+    selection = _session(chat).ask(QUERY)
+    assert len(chat.prompts) == 3  # interpret, re-rank, explain
+    assert selection.engine == "fake"
+    assert selection.query.data_regime == "few-shot"
+    assert all(m.model_id in IDS for m in selection.models)
+    assert all("SAR" in m.modalities for m in selection.models)  # hard constraints stay with the rules
+    assert all(m.reasons[0].startswith("LLM says") for m in selection.models)
+    assert any("GPT-5 Vision" in s.detail and "not a candidate" in s.detail for s in selection.trace)
+
+
+def test_malformed_json_is_reasked_once_then_falls_back_visibly() -> None:
+    chat = ScriptedChat(["{not json", "still not json", "[oops", "nope", "{]", "no"])
+    selection = _session(chat).ask(QUERY)
+    assert len(chat.prompts) == 6  # each step: one call + one re-ask
+    assert "could not be used" in chat.prompts[1]
+    fallbacks = [s.detail for s in selection.trace if s.step == "llm:fallback"]
+    assert len(fallbacks) == 3
+    assert selection.status in {Status.ok, Status.closest_match}
+    assert selection.query.application == "flood mapping"  # offline rules answered
+    assert all(m.model_id in IDS for m in selection.models)
+
+
+def test_refusal_falls_back_to_offline() -> None:
+    refusal = "I'm sorry, but I can't help with that."
+    chat = ScriptedChat([refusal] * 6)
+    selection = _session(chat).ask(QUERY)
+    assert any(s.step == "llm:fallback" for s in selection.trace)
+    assert selection.models and all(m.model_id in IDS for m in selection.models)
+
+
+def test_timeout_falls_back_without_reask() -> None:
+    chat = ScriptedChat([TimeoutError("read timed out")] * 3)
+    selection = _session(chat).ask(QUERY)
+    details = " ".join(s.detail for s in selection.trace)
+    assert "TimeoutError" in details
+    assert len(chat.prompts) == 3
+    assert len(selection.models) == 3
+
+
+def test_rerank_naming_only_unknown_models_keeps_offline_order() -> None:
+    offline = Session(_settings(), k=3, clarify=False).ask(QUERY)
+
+    def reply(prompt: str) -> str:
+        if "Convert the user's task description" in prompt:
+            return GOOD_INTERPRET
+        if "produce a ranked list" in prompt:
+            return json.dumps([{"model": "Imaginary-FM", "rank": 1, "reason": ["x"]}])
+        return _explain_reply(prompt)
+
+    selection = _session(FunctionChat(reply)).ask(QUERY)
+    assert [m.model_id for m in selection.models] == [m.model_id for m in offline.models]
+
+
+def test_interpreter_drops_terms_outside_the_vocabulary() -> None:
+    reply = json.dumps(
+        {"application": "flood mapping", "modality": ["SAR", "telepathy"], "sensor": ["Hubble-9"]}
+    )
+    steps = LLMSteps(ScriptedChat([reply]), "fake")
+    query = steps.interpret(QUERY, [])
+    assert query is not None
+    assert query.modality == ["SAR"] and query.sensor == []
+    assert any("telepathy" in e.detail for e in steps.drain())
+
+
+def test_code_fenced_json_is_accepted() -> None:
+    steps = LLMSteps(ScriptedChat(["```json\n" + GOOD_INTERPRET + "\n```"]), "fake")
+    query = steps.interpret(QUERY, [])
+    assert query is not None and query.sensor == ["Sentinel-1"]
+
+
+def test_unstructured_rag_parses_names_and_drops_unknown() -> None:
+    text = "1. model: Imaginary-FM\nexplanation:\n- x\n2. model: CROMA\nexplanation:\n- y\n3. model: DOFA\n"
+    assert parse_ranked_names(text) == ["Imaginary-FM", "CROMA", "DOFA"]
+    ids, calls, tokens = run_unstructured_rag(
+        _settings(), "flood mapping with Sentinel-1 SAR", 3, ScriptedChat([text])
+    )
+    assert set(ids) <= IDS and "croma" in ids and calls == 1 and tokens > 0
+
+
+def test_real_providers_are_forbidden_in_tests() -> None:
+    settings = Settings(llm={"provider": "openai", "model": "gpt-4o-mini"})  # type: ignore[arg-type]
+    with pytest.raises(ConfigurationError, match="switched off"):
+        make_chat_model(settings)
+
+
+@pytest.mark.parametrize("name", sorted(PROMPT_VARIABLES))
+def test_prompt_templates_use_exactly_their_variables(name: str) -> None:
+    assert template_variables(load_prompt(name)) == PROMPT_VARIABLES[name]
+
+
+def test_render_requires_every_variable() -> None:
+    with pytest.raises(PromptError, match="needs values"):
+        render("rerank", query="{}")
+
+
+def test_filled_rerank_prompt_snapshot() -> None:
+    text = render("rerank", query='{"application": "flood mapping"}', candidates="1. CROMA | modalities: SAR")
+    assert text.count("Structured Query:") == 2
+    assert (
+        'Structured Query:\n{"application": "flood mapping"}\nCandidate Models:\n1. CROMA | modalities: SAR'
+        in text
+    )
+    assert "[Example]" in text and "S2MAE" in text

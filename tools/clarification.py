@@ -1,0 +1,89 @@
+"""Clarification tool: targeted questions from missing or ambiguous StructuredQuery fields."""
+
+from __future__ import annotations
+
+import re
+
+from agent.query import StructuredQuery
+from agent.systems import ClarificationQuestion
+
+APPLICATION_OPTIONS = [
+    "land cover mapping",
+    "crop type mapping",
+    "flood mapping",
+    "building segmentation",
+    "change detection",
+    "object detection",
+    "image captioning",
+]
+MODALITY_OPTIONS = [
+    "Multispectral (e.g. Sentinel-2)",
+    "SAR (e.g. Sentinel-1)",
+    "RGB / aerial",
+    "Hyperspectral",
+]
+DEVICE_OPTIONS = ["CPU-only laptop", "edge device (e.g. Jetson)", "single GPU", "GPU cluster"]
+REGIME_OPTIONS = [
+    "no labels (zero-shot)",
+    "a few labelled samples",
+    "a well-labelled dataset",
+    "only unlabelled data",
+]
+
+
+def questions_for(
+    query: StructuredQuery, reason: str, asked: set[str], limit: int = 3
+) -> list[ClarificationQuestion]:
+    """Up to ``limit`` questions, mandatory fields first, never re-asking a field.
+
+    ``reason`` is why the orchestrator clarifies: 'missing', 'too_many' or 'low_confidence'.
+    """
+    out: list[ClarificationQuestion] = []
+
+    def ask(field: str, text: str, options: list[str]) -> None:
+        if field not in asked and len(out) < limit:
+            out.append(ClarificationQuestion(field=field, text=text, options=options))
+
+    if not query.application and not query.task_type:
+        ask("application", "What do you want the model to do (the application)?", APPLICATION_OPTIONS)
+    if not query.modality:
+        ask("modality", "What kind of imagery will you feed it?", MODALITY_OPTIONS)
+    if reason == "missing" and out:
+        return out
+    if not query.sensor and query.modality and not set(query.modality) <= {"Text", "Multi-temporal"}:
+        ask("sensor", "Which sensor or platform does your data come from?", _sensor_options(query))
+    if query.data_regime is None:
+        ask("data_regime", "How much labelled data do you have?", REGIME_OPTIONS)
+    if query.compute.device_class is None and query.compute.max_parameters_m is None:
+        ask("deployment_device", "Where will the model run?", DEVICE_OPTIONS)
+    if reason == "low_confidence" and not query.region:
+        ask(
+            "region",
+            "Which region is your data from?",
+            ["Europe", "Africa", "North America", "Asia", "Global"],
+        )
+    return out
+
+
+def _sensor_options(query: StructuredQuery) -> list[str]:
+    if "SAR" in query.modality:
+        return ["Sentinel-1", "Gaofen-3", "TerraSAR-X", "Capella"]
+    if "Hyperspectral" in query.modality:
+        return ["EnMAP", "PRISMA", "AVIRIS", "Gaofen-5"]
+    if "RGB" in query.modality and "Multispectral" not in query.modality:
+        return ["Aerial", "Google Earth", "NAIP", "UAV"]
+    return ["Sentinel-2", "Landsat-8", "PlanetScope", "WorldView"]
+
+
+def answer_text(question: ClarificationQuestion, answer: str) -> str:
+    """An answer phrased so the interpreter reads it in the context of its question."""
+    templates = {
+        "application": "The application is {a}.",
+        "modality": "My data is {a} imagery.",
+        "sensor": "The sensor is {a}.",
+        "data_regime": "Labels: {a}.",
+        "deployment_device": "It will run on a {a}.",
+        "region": "The region is {a}.",
+    }
+    cleaned = re.sub(r"\s*\(e\.g\.[^)]*\)", "", answer).strip()
+    return templates.get(question.field, "{a}").format(a=cleaned)

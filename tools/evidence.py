@@ -1,0 +1,161 @@
+"""Reported results as ranking evidence: how a model stands on datasets like the user's task.
+
+Every benchmark value becomes a cell of a (dataset, metric, setting) column; a model's standing
+in a column is the fraction of other models that reported a worse value there.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from agent.query import StructuredQuery
+from rsfmd.datasets import dataset_info, get_dataset_table
+from rsfmd.schema import Benchmark, ModelRecord
+from rsfmd.vocab import UnknownTermError, get_vocabulary, metric_info, term_key
+
+RELATED_TASKS: dict[str, frozenset[str]] = {
+    "classification": frozenset(
+        {"multi-label classification", "time-series classification", "zero-shot classification"}
+    ),
+    "multi-label classification": frozenset({"classification"}),
+    "time-series classification": frozenset({"classification", "segmentation"}),
+    "zero-shot classification": frozenset({"classification", "retrieval"}),
+    "segmentation": frozenset({"change detection", "instance segmentation", "time-series classification"}),
+    "change detection": frozenset({"segmentation"}),
+    "detection": frozenset({"instance segmentation"}),
+    "instance segmentation": frozenset({"detection", "segmentation"}),
+    "regression": frozenset({"segmentation"}),
+    "captioning": frozenset({"vqa", "visual grounding"}),
+    "vqa": frozenset({"captioning", "visual grounding"}),
+    "visual grounding": frozenset({"vqa", "detection"}),
+    "retrieval": frozenset({"zero-shot classification"}),
+}
+RELEVANCE_WEIGHT = {"application": 1.0, "task": 0.85, "related": 0.6}
+
+
+def setting_class(bench: Benchmark) -> str:
+    """Coarse evaluation protocol: zero-shot, few-shot, frozen or fine-tune."""
+    text = (bench.setting or "").lower()
+    if "zero" in text:
+        return "zero-shot"
+    if (
+        "few" in text
+        or "shot" in text
+        or (bench.sampling_percentage is not None and bench.sampling_percentage <= 10)
+    ):
+        return "few-shot"
+    if re.search(r"linear|frozen|knn|k-nn|probe", text):
+        return "frozen"
+    return "fine-tune"
+
+
+def dataset_key(name: str) -> str:
+    """Canonical dataset name when the dataset table knows it, else a normalised key."""
+    return get_dataset_table().get(name) or term_key(name)
+
+
+def bench_application(bench: Benchmark) -> str | None:
+    """The benchmark's application, canonical when the vocabularies know it."""
+    apps = get_vocabulary("applications")
+    if bench.application and (found := apps.get(bench.application)):
+        return found
+    try:
+        return dataset_info(bench.dataset).application
+    except UnknownTermError:
+        return None
+
+
+@dataclass(frozen=True)
+class EvidenceItem:
+    """One reported result relevant to the user's task."""
+
+    dataset: str
+    metric: str
+    value: float
+    setting: str
+    relevance: str
+    standing: float | None
+    n_models: int
+    source_url: str
+    sampling_percentage: float | None
+
+    def describe(self) -> str:
+        """e.g. 'mIoU 88.9 on Sen1Floods11 (fine-tune; 2nd of 9 reporting)'."""
+        parts = [self.setting]
+        if self.sampling_percentage is not None and self.sampling_percentage < 100:
+            parts.append(f"{self.sampling_percentage:g}% labels")
+        if self.standing is not None and self.n_models > 1:
+            rank = 1 + round((1 - self.standing) * (self.n_models - 1))
+            parts.append(f"#{rank} of {self.n_models} models reporting it")
+        return f"{self.metric} {self.value:g} on {self.dataset} ({'; '.join(parts)})"
+
+
+class EvidenceIndex:
+    """Every reported result in RS-FMD, grouped into comparable columns."""
+
+    def __init__(self, records: Sequence[ModelRecord]) -> None:
+        columns: dict[tuple[str, str, str], dict[str, float]] = defaultdict(dict)
+        for record in records:
+            for bench in record.benchmarks:
+                key_ds = dataset_key(bench.dataset)
+                for metric, value in bench.values().items():
+                    column = columns[(key_ds, metric, setting_class(bench))]
+                    higher = metric_info(metric).higher_is_better
+                    old = column.get(record.model_id)
+                    if old is None or (value > old if higher else value < old):
+                        column[record.model_id] = value
+        self._columns = dict(columns)
+
+    def standing(self, model_id: str, dataset: str, metric: str, setting: str) -> tuple[float | None, int]:
+        """Fraction of other models this one beats in the column, and the column's size."""
+        column = self._columns.get((dataset_key(dataset), metric, setting), {})
+        if model_id not in column or len(column) < 2:
+            return None, len(column)
+        mine = column[model_id]
+        higher = metric_info(metric).higher_is_better
+        others = [v for m, v in column.items() if m != model_id]
+        beaten = sum(1.0 if (mine > v if higher else mine < v) else 0.5 if mine == v else 0.0 for v in others)
+        return beaten / len(others), len(column)
+
+    def relevant(self, record: ModelRecord, query: StructuredQuery) -> list[EvidenceItem]:
+        """The record's results on the user's application, task type or related tasks, best first."""
+        items: list[EvidenceItem] = []
+        for bench in record.benchmarks:
+            relevance = _relevance(bench, query)
+            if relevance is None:
+                continue
+            setting = setting_class(bench)
+            for metric, value in bench.values().items():
+                standing, n_models = self.standing(record.model_id, bench.dataset, metric, setting)
+                items.append(
+                    EvidenceItem(
+                        dataset=bench.dataset,
+                        metric=metric,
+                        value=value,
+                        setting=setting,
+                        relevance=relevance,
+                        standing=standing,
+                        n_models=n_models,
+                        source_url=bench.source_url,
+                        sampling_percentage=bench.sampling_percentage,
+                    )
+                )
+        items.sort(
+            key=lambda i: (-RELEVANCE_WEIGHT[i.relevance], -(i.standing if i.standing is not None else -1))
+        )
+        return items
+
+
+def _relevance(bench: Benchmark, query: StructuredQuery) -> str | None:
+    if query.application and bench_application(bench) == query.application:
+        return "application"
+    if query.task_type is None:
+        return "related"
+    if bench.task_type == query.task_type:
+        return "task"
+    if bench.task_type in RELATED_TASKS.get(query.task_type, frozenset()):
+        return "related"
+    return None

@@ -1,0 +1,134 @@
+"""Explanation tool: reasons and trade-offs per model, grounded in the record and its evidence.
+
+The offline engine templates them from the ranking criteria; an LLM rewrites them from the same
+evidence (agent/llm_steps.py). JSON follows the paper's Appendix E fields; Markdown for people.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from agent.query import StructuredQuery
+from agent.selection import EvidenceNumber, Links, RankedModel
+from tools.ranking import Candidate
+
+if TYPE_CHECKING:
+    from agent.selection import Selection
+
+_CRITERION_LABEL = {
+    "application": "task fit",
+    "modality": "data fit",
+    "performance": "reported performance",
+    "efficiency": "efficiency",
+    "generalizability": "generalisability",
+    "popularity": "adoption",
+    "recency": "recency",
+    "data_regime": "label budget fit",
+}
+
+
+def _reasons(c: Candidate) -> list[str]:
+    crit = c.criteria
+    reasons: list[str] = []
+    strong = sorted(
+        (n for n in crit if crit[n].score >= 0.6 and crit[n].evidence), key=lambda n: -crit[n].weight
+    )
+    for name in strong:
+        text = "; ".join(crit[name].evidence[:2])
+        reasons.append(f"{_CRITERION_LABEL[name].capitalize()}: {text}")
+    if c.predicted is not None and not any(r.startswith("Reported performance") for r in reasons):
+        reasons.append(f"Predicted (no direct result): {c.predicted.summary}")
+    if c.memory_note:
+        reasons.append(c.memory_note)
+    if not reasons:
+        reasons.append(f"Closest match in RS-FMD: {c.record.short_description[:140]}")
+    return reasons[:6]
+
+
+def _trade_offs(c: Candidate, query: StructuredQuery) -> list[str]:
+    r = c.record
+    out: list[str] = []
+    for name, criterion in c.criteria.items():
+        if criterion.score < 0.4 and criterion.weight >= 0.1 and criterion.evidence:
+            out.append(f"Weaker {_CRITERION_LABEL[name]}: {criterion.evidence[0]}")
+    size = r.largest_parameters
+    small = r.smallest_parameters
+    if size and small and size > 3 * small:
+        out.append(
+            f"Sizes range from {small:g}M to {size:g}M parameters: larger is usually more accurate but slower"
+        )
+    if r.weights_available is False or (r.weights_available is None and not r.weights):
+        out.append("Pretrained weights not confirmed as released")
+    if r.license and any(k in r.license.lower() for k in ("nc", "non-commercial", "noncommercial")):
+        out.append(f"License {r.license} restricts commercial use")
+    for constraint in c.relaxed:
+        out.append(f"Does not meet your {constraint.replace('_', ' ')} constraint (closest match)")
+    if query.multi_temporal and "Multi-temporal" not in r.modalities and r.temporal_alignment is None:
+        out.append("Treats each date separately; temporal modelling must be added on top")
+    return out[:5]
+
+
+def _evidence(c: Candidate) -> list[EvidenceNumber]:
+    return [
+        EvidenceNumber(
+            dataset=i.dataset,
+            metric=i.metric,
+            value=i.value,
+            setting=i.setting,
+            relevance=i.relevance,
+            source_url=i.source_url,
+        )
+        for i in c.evidence_items[:6]
+    ]
+
+
+def explain(ranked: list[Candidate], query: StructuredQuery) -> list[RankedModel]:
+    """RankedModel entries (rank, score, confidence, reasons, trade-offs, evidence, links)."""
+    out: list[RankedModel] = []
+    for rank, c in enumerate(ranked, start=1):
+        r = c.record
+        weights = r.weights or next((v.weights for v in r.variants if v.weights), None)
+        out.append(
+            RankedModel(
+                rank=rank,
+                model_id=r.model_id,
+                name=r.model_name,
+                score=c.score,
+                confidence=c.confidence,
+                reasons=_reasons(c),
+                trade_offs=_trade_offs(c, query),
+                evidence=_evidence(c),
+                predicted=c.predicted.summary if c.predicted else None,
+                criteria={n: round(cr.score, 3) for n, cr in c.criteria.items()},
+                links=Links(paper=r.paper_link, code=r.repository, weights=weights),
+                relaxed_constraints=list(c.relaxed),
+                parameters_m=r.smallest_parameters,
+                modalities=list(r.modalities),
+                sensors=list(r.supported_sensors),
+            )
+        )
+    return out
+
+
+def selection_markdown(selection: Selection) -> str:
+    """Markdown: models with reasons, trade-offs, links; then questions and assumptions."""
+    lines = [f"**Task:** {selection.query_text}", ""]
+    if selection.questions:
+        lines.append("**Questions to sharpen the answer:**")
+        lines.extend(
+            f"- {q.text} ({' / '.join(q.options)})" if q.options else f"- {q.text}"
+            for q in selection.questions
+        )
+        lines.append("")
+    for m in selection.models:
+        lines.append(f"### {m.rank}. {m.name} (score {m.score:.0f}/100, confidence {m.confidence:.2f})")
+        lines.extend(f"- {reason}" for reason in m.reasons)
+        lines.extend(f"- Trade-off: {t}" for t in m.trade_offs)
+        links = [f"[{label}]({url})" for label, url in m.links.model_dump().items() if url]
+        if links:
+            lines.append("- Links: " + ", ".join(links))
+        lines.append("")
+    if selection.assumptions:
+        lines.append("**Assumptions:**")
+        lines.extend(f"- {a}" for a in selection.assumptions)
+    return "\n".join(lines).strip() + "\n"

@@ -1,0 +1,205 @@
+"""Filtering tool: hard constraints by deterministic rules, with a closest-match fallback.
+
+Each rule returns the reason a record violates it, or None. The LLM never decides these.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from agent.query import StructuredQuery
+from rsfmd.schema import Alignment, ModelRecord
+from rsfmd.vocab import get_vocabulary
+
+# Which record modalities can serve a requested modality (beyond an exact match).
+COMPATIBLE_MODALITIES: dict[str, frozenset[str]] = {
+    "RGB": frozenset({"RGB", "Multispectral"}),
+    "Multispectral": frozenset({"Multispectral", "RGB", "Hyperspectral"}),
+    "Hyperspectral": frozenset({"Hyperspectral"}),
+    "SAR": frozenset({"SAR"}),
+    "LiDAR": frozenset({"LiDAR", "DEM"}),
+    "DEM": frozenset({"DEM", "LiDAR"}),
+}
+# Sensors whose data a model documented for the other can take with little or no adaptation.
+SENSOR_FAMILIES: tuple[frozenset[str], ...] = (
+    frozenset({"Landsat-4/5", "Landsat-7", "Landsat-8", "Landsat-9", "Landsat", "HLS"}),
+    frozenset({"Sentinel-2", "HLS"}),
+    frozenset(
+        {"WorldView-2", "WorldView-3", "WorldView", "QuickBird", "GeoEye-1", "Pleiades", "Google Earth"}
+    ),
+    frozenset({"Gaofen-1", "Gaofen-2", "Gaofen-6"}),
+    frozenset({"Aerial", "NAIP", "UAV"}),
+    frozenset({"AVIRIS", "Airborne hyperspectral"}),
+)
+# Relaxed in this order when nothing (or too little) survives; modality is never relaxed.
+RELAXATION_ORDER: tuple[str, ...] = ("min_performance", "sensor", "exclusions", "compute")
+# Device-implied budgets are soft by this factor; a stated parameter limit is exact.
+DEVICE_BUDGET_TOLERANCE = 1.25
+
+
+def requested_modalities(query: StructuredQuery) -> set[str]:
+    """Input modalities a model must take (time series is a preference, not an input type)."""
+    return set(query.modality) - {"Multi-temporal"}
+
+
+def modality_violation(record: ModelRecord, query: StructuredQuery) -> str | None:
+    """The record takes none of the requested modalities."""
+    wanted = requested_modalities(query)
+    if not wanted:
+        return None
+    if not record.modalities:
+        return "input modalities unknown"
+    have = set(record.modalities)
+    for modality in wanted:
+        if have & COMPATIBLE_MODALITIES.get(modality, frozenset({modality})):
+            return None
+    return f"takes {', '.join(record.modalities)}, not {', '.join(sorted(wanted))}"
+
+
+def sensor_family(sensor: str) -> set[str]:
+    """A sensor and the sensors whose data it can stand in for."""
+    out = {sensor}
+    for family in SENSOR_FAMILIES:
+        if sensor in family:
+            out |= family
+    return out
+
+
+def sensor_violation(record: ModelRecord, query: StructuredQuery) -> str | None:
+    """The record is not documented for any requested sensor (sensor-agnostic models pass)."""
+    if not query.sensor:
+        return None
+    if record.spectral_alignment == Alignment.full:
+        return None  # wavelength-aware models take arbitrary band sets
+    wanted: set[str] = set()
+    for sensor in query.sensor:
+        wanted |= sensor_family(sensor)
+    if set(record.supported_sensors) & wanted:
+        return None
+    if not record.supported_sensors:
+        return "supported sensors unknown"
+    return f"documented for {', '.join(record.supported_sensors[:4])}, not {', '.join(query.sensor)}"
+
+
+def compute_violation(record: ModelRecord, query: StructuredQuery) -> str | None:
+    """The smallest released variant exceeds the user's parameter budget."""
+    limit = query.compute.parameter_limit()
+    if limit is None:
+        return None
+    explicit = query.compute.max_parameters_m is not None
+    size = record.smallest_parameters
+    if size is None:
+        return "model size unknown, cannot confirm it fits the budget"
+    allowed = limit if explicit else limit * DEVICE_BUDGET_TOLERANCE
+    if size > allowed:
+        return f"smallest variant has {size:g}M parameters, over the {limit:g}M budget"
+    return None
+
+
+def performance_violation(record: ModelRecord, query: StructuredQuery) -> str | None:
+    """Every reported result in the metric (on the task type) is below the user's floor."""
+    floor = query.min_performance
+    if floor is None:
+        return None
+    for metric, minimum in zip(floor.metric, floor.value, strict=True):
+        values = [
+            b.values()[metric]
+            for b in record.benchmarks
+            if metric in b.metrics and (query.task_type is None or b.task_type == query.task_type)
+        ]
+        if values and max(values) < minimum:
+            return f"best reported {metric} is {max(values):g}, below the required {minimum:g}"
+    return None
+
+
+def exclusion_violation(record: ModelRecord, query: StructuredQuery) -> str | None:
+    """The user ruled the model out, or it only takes excluded data."""
+    excluded = query.exclusions
+    if record.model_id in excluded.models:
+        return "excluded by name"
+    if excluded.modalities and record.modalities:
+        usable = set(record.modalities) - set(excluded.modalities) - {"Multi-temporal", "Text", "Location"}
+        if not usable:
+            needed = ", ".join(sorted(set(record.modalities) & set(excluded.modalities)))
+            return f"needs {needed}, which is excluded"
+    if (
+        excluded.sensors
+        and record.supported_sensors
+        and set(record.supported_sensors) <= set(excluded.sensors)
+    ):
+        return f"only documented for excluded sensors ({', '.join(record.supported_sensors)})"
+    return None
+
+
+RULES: dict[str, Callable[[ModelRecord, StructuredQuery], str | None]] = {
+    "modality": modality_violation,
+    "sensor": sensor_violation,
+    "compute": compute_violation,
+    "min_performance": performance_violation,
+    "exclusions": exclusion_violation,
+}
+
+
+@dataclass
+class FilterOutcome:
+    """Survivors, why the others were rejected, and which constraints were relaxed."""
+
+    survivors: list[ModelRecord]
+    rejected: dict[str, list[str]] = field(default_factory=dict)
+    relaxed: dict[str, list[str]] = field(default_factory=dict)
+    """model id -> constraints it violates but was kept for (closest match)."""
+
+    @property
+    def relaxed_constraints(self) -> list[str]:
+        """Every constraint relaxed for at least one kept model."""
+        return sorted({c for cs in self.relaxed.values() for c in cs})
+
+
+def violations(record: ModelRecord, query: StructuredQuery) -> dict[str, str]:
+    """Constraint name to reason, for every rule the record breaks."""
+    out: dict[str, str] = {}
+    for name, rule in RULES.items():
+        reason = rule(record, query)
+        if reason is not None:
+            out[name] = reason
+    return out
+
+
+def filter_candidates(
+    records: Sequence[ModelRecord], query: StructuredQuery, minimum: int = 1
+) -> FilterOutcome:
+    """Keep records that break no rule; when fewer than ``minimum`` survive, add closest matches.
+
+    Closest matches break only constraints from RELAXATION_ORDER, relaxed one at a time in that
+    order; a modality mismatch is never relaxed, so a SAR task never gets an optical-only model.
+    """
+    broken = {r.model_id: violations(r, query) for r in records}
+    survivors = [r for r in records if not broken[r.model_id]]
+    outcome = FilterOutcome(
+        survivors=survivors,
+        rejected={mid: list(v.values()) for mid, v in broken.items() if v},
+    )
+    if len(survivors) >= minimum:
+        return outcome
+    allowed: set[str] = set()
+    for constraint in RELAXATION_ORDER:
+        allowed.add(constraint)
+        extra = [
+            r
+            for r in records
+            if broken[r.model_id] and set(broken[r.model_id]) <= allowed and r not in outcome.survivors
+        ]
+        extra.sort(key=lambda r: len(broken[r.model_id]))
+        for record in extra:
+            outcome.survivors.append(record)
+            outcome.relaxed[record.model_id] = sorted(broken[record.model_id])
+            outcome.rejected.pop(record.model_id, None)
+        if len(outcome.survivors) >= minimum:
+            break
+    return outcome
+
+
+def modality_names() -> list[str]:
+    """Modalities users can ask for (for clarification options)."""
+    return [m for m in get_vocabulary("modalities").names if m not in {"Location", "Audio", "Land cover map"}]

@@ -1,0 +1,312 @@
+"""Ranking tool: score filtered candidates on evidence, with weights that follow the query.
+
+Seven criteria after the REMSA rubric (application compatibility, modality match, reported
+performance, efficiency, generalisability, popularity, recency) plus data-regime fit when the user
+states how much labelled data they have. Each criterion is a score in [0, 1], the evidence behind
+it, and whether that evidence is real (``known``) or a default. Weights start from the paper's
+expert weights (25/20/20/15/10/5/5) and shift with the query's priorities (templates A1-D4).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from agent.query import StructuredQuery
+from rsfmd.schema import Alignment, Category, ModelRecord
+from tools.evidence import RELATED_TASKS, RELEVANCE_WEIGHT, EvidenceIndex, EvidenceItem, bench_application
+from tools.filtering import COMPATIBLE_MODALITIES, requested_modalities, sensor_family
+
+BASE_WEIGHTS: dict[str, float] = {
+    "application": 0.25,
+    "modality": 0.20,
+    "performance": 0.20,
+    "efficiency": 0.15,
+    "generalizability": 0.10,
+    "popularity": 0.05,
+    "recency": 0.05,
+}
+VL_TASKS = frozenset({"captioning", "vqa", "visual grounding", "retrieval", "zero-shot classification"})
+
+Predict = Callable[[ModelRecord, StructuredQuery], "Prediction | None"]
+
+
+@dataclass(frozen=True)
+class Prediction:
+    """A capabilities-encoding estimate of a model's standing on datasets like the user's."""
+
+    score: float
+    uncertainty: float
+    summary: str
+
+
+@dataclass
+class Criterion:
+    """One criterion's score, weight and evidence."""
+
+    score: float
+    weight: float = 0.0
+    evidence: list[str] = field(default_factory=list)
+    known: bool = True
+
+
+@dataclass
+class Candidate:
+    """A record being ranked."""
+
+    record: ModelRecord
+    similarity: float = 0.0
+    criteria: dict[str, Criterion] = field(default_factory=dict)
+    score: float = 0.0
+    confidence: float = 0.0
+    relaxed: list[str] = field(default_factory=list)
+    evidence_items: list[EvidenceItem] = field(default_factory=list)
+    predicted: Prediction | None = None
+    memory_delta: float = 0.0
+    memory_note: str | None = None
+
+
+def query_weights(query: StructuredQuery) -> dict[str, float]:
+    """Criterion weights for this query (sum to 1)."""
+    w = dict(BASE_WEIGHTS)
+    priorities = set(query.priorities)
+    if "accuracy" in priorities:
+        w["performance"] += 0.10
+        w["efficiency"] -= 0.05
+    if priorities & {"precision", "recall"}:
+        w["performance"] += 0.05
+    if priorities & {"speed", "efficiency"} or query.compute.device_class in {"edge", "cpu"}:
+        w["efficiency"] += 0.15
+        w["performance"] -= 0.03
+    if query.compute.device_class == "multi-gpu" and "accuracy" not in priorities:
+        w["performance"] += 0.05
+        w["efficiency"] -= 0.07
+    if "generalization" in priorities:
+        w["generalizability"] += 0.10
+    if query.data_regime is not None:
+        # Without labels, a model that must be trained first is hardly usable at all.
+        w["data_regime"] = {"zero-shot": 0.30, "full-labels": 0.08}.get(query.data_regime, 0.18)
+    total = sum(max(v, 0.0) for v in w.values())
+    return {k: max(v, 0.0) / total for k, v in w.items()}
+
+
+def application_fit(c: Candidate, query: StructuredQuery) -> Criterion:
+    """Does the model do the user's kind of task?"""
+    r = c.record
+    tasks = set(r.all_task_types)
+    apps = {a for b in r.benchmarks if (a := bench_application(b))}
+    if query.task_type in VL_TASKS and r.category != Category.vision_language:
+        return Criterion(0.1, evidence=[f"{query.task_type} needs a vision-language model"], known=True)
+    if query.application and query.application in apps:
+        return Criterion(1.0, evidence=[f"evaluated on {query.application}"])
+    if query.task_type and query.task_type in tasks:
+        return Criterion(0.8, evidence=[f"handles {query.task_type}"])
+    if query.task_type and tasks & RELATED_TASKS.get(query.task_type, frozenset()):
+        return Criterion(0.55, evidence=[f"handles related tasks ({', '.join(sorted(tasks)[:3])})"])
+    if not tasks:
+        base = 0.35 + 0.3 * max(0.0, min(1.0, c.similarity))
+        return Criterion(base, evidence=["task coverage not documented"], known=False)
+    if query.task_type is None:
+        return Criterion(
+            0.5 + 0.3 * max(0.0, min(1.0, c.similarity)), evidence=["no task stated"], known=False
+        )
+    return Criterion(0.2, evidence=[f"shown on {', '.join(sorted(tasks)[:3])}, not {query.task_type}"])
+
+
+def modality_fit(c: Candidate, query: StructuredQuery) -> Criterion:
+    """Does the model take the user's data: modality, sensor, time series?"""
+    r = c.record
+    wanted = requested_modalities(query)
+    have = set(r.modalities)
+    evidence: list[str] = []
+    if not wanted:
+        return Criterion(0.6, evidence=["no modality stated"], known=False)
+    exact = wanted & have
+    partial = {m for m in wanted - exact if have & COMPATIBLE_MODALITIES.get(m, frozenset())}
+    score = (len(exact) + 0.5 * len(partial)) / len(wanted)
+    if exact:
+        evidence.append(f"takes {', '.join(sorted(exact))}")
+    if partial:
+        evidence.append(
+            f"{', '.join(sorted(partial))} only through related input ({', '.join(sorted(have))})"
+        )
+    if query.sensor:
+        family: set[str] = set()
+        for s in query.sensor:
+            family |= sensor_family(s)
+        direct = set(query.sensor) & set(r.supported_sensors)
+        if direct:
+            score = 0.75 * score + 0.25
+            evidence.append(f"documented for {', '.join(sorted(direct))}")
+        elif set(r.supported_sensors) & family:
+            score = 0.75 * score + 0.15
+            evidence.append("documented for a closely related sensor")
+        elif r.spectral_alignment == Alignment.full:
+            score = 0.75 * score + 0.15
+            evidence.append("wavelength-aware: takes arbitrary band sets")
+        else:
+            score *= 0.75
+    if query.multi_temporal:
+        temporal = "Multi-temporal" in have or r.temporal_alignment in {Alignment.full, Alignment.partial}
+        score = 0.8 * score + (0.2 if temporal else 0.0)
+        evidence.append("models time series" if temporal else "single-date input only")
+    return Criterion(min(score, 1.0), evidence=evidence)
+
+
+def performance_fit(
+    c: Candidate, query: StructuredQuery, index: EvidenceIndex, predict: Predict | None
+) -> Criterion:
+    """Reported results on matching datasets, else a capabilities-encoding prediction."""
+    items = index.relevant(c.record, query)
+    if query.data_regime in {"few-shot", "zero-shot"}:
+        wanted = query.data_regime
+        preferred = [i for i in items if i.setting == wanted]
+        items = preferred + [i for i in items if i.setting != wanted]
+    c.evidence_items = items
+    if items:
+        level = items[0].relevance
+        top = [i for i in items if i.relevance == level][:3]
+        values = [i.standing if i.standing is not None else 0.55 for i in top]
+        score = RELEVANCE_WEIGHT[level] * (0.25 + 0.75 * sum(values) / len(values))
+        return Criterion(score, evidence=[i.describe() for i in top])
+    if predict is not None:
+        prediction = predict(c.record, query)
+        if prediction is not None:
+            c.predicted = prediction
+            score = 0.7 * prediction.score * (1.0 - 0.5 * min(prediction.uncertainty, 1.0))
+            return Criterion(score, evidence=[prediction.summary], known=True)
+    if c.record.benchmarks:
+        return Criterion(0.3, evidence=["results reported only on unrelated tasks"], known=True)
+    return Criterion(0.2, evidence=["no reported results"], known=False)
+
+
+def efficiency_fit(c: Candidate, query: StructuredQuery) -> Criterion:
+    """Size of the smallest variant against the user's budget (log scale)."""
+    size = c.record.smallest_parameters
+    if size is None:
+        return Criterion(0.35, evidence=["size not documented"], known=False)
+    limit = query.compute.parameter_limit()
+    if limit is not None:
+        ratio = size / limit
+        score = 1.0 if ratio <= 0.25 else max(0.05, 1.0 - 0.6 * math.log10(ratio / 0.25) / math.log10(4))
+    else:
+        score = max(0.05, min(1.0, 1.0 - 0.35 * math.log10(max(size, 1.0) / 25.0)))
+    budget = f" (budget {limit:g}M)" if limit is not None else ""
+    return Criterion(score, evidence=[f"smallest variant {size:g}M parameters{budget}"])
+
+
+def generalizability_fit(c: Candidate) -> Criterion:
+    """Diversity and scale of pretraining: regions, modalities, sensors, images."""
+    r = c.record
+    regions = " ".join(x.lower() for p in r.pretraining_phases for x in p.regions_coverage)
+    images = sum(p.num_images or 0 for p in r.pretraining_phases)
+    known = bool(regions or images or r.supported_sensors)
+    geo = 1.0 if ("global" in regions or "world" in regions) else 0.6 if regions else 0.4
+    mods = min(1.0, len(set(r.modalities) - {"Text", "Location"}) / 3)
+    sensors = min(1.0, len(r.supported_sensors) / 4)
+    scale = min(1.0, math.log10(images) / 7) if images > 0 else 0.3
+    score = 0.35 * geo + 0.25 * mods + 0.15 * sensors + 0.25 * scale
+    evidence = []
+    if regions:
+        evidence.append(f"pretrained on {regions[:60]} data")
+    if images:
+        evidence.append(f"{images:,} pretraining images")
+    return Criterion(score, evidence=evidence, known=known)
+
+
+def popularity_fit(c: Candidate) -> Criterion:
+    """Stars or citations when known; else how many independent evaluations include the model."""
+    r = c.record
+    if r.github_stars is not None or r.citations is not None:
+        count = max(r.github_stars or 0, r.citations or 0)
+        return Criterion(min(1.0, math.log10(count + 1) / 3.5), evidence=[f"{count} stars/citations"])
+    sources = {b.source_url for b in r.benchmarks} - {s.url for s in r.sources if "paper_link" in s.fields}
+    score = min(1.0, 0.3 + 0.2 * len(sources))
+    return Criterion(score, evidence=[f"in {len(sources)} independent evaluation(s)"], known=bool(sources))
+
+
+def recency_fit(c: Candidate) -> Criterion:
+    """Release year, as in the rubric (2025+ best)."""
+    year = c.record.year
+    if year is None:
+        return Criterion(0.4, evidence=["release date unknown"], known=False)
+    score = {2026: 1.0, 2025: 1.0, 2024: 0.8, 2023: 0.6, 2022: 0.4}.get(year, 0.2 if year < 2022 else 1.0)
+    return Criterion(score, evidence=[f"released {year}"])
+
+
+def regime_fit(c: Candidate, query: StructuredQuery) -> Criterion:
+    """How usable the model is with the user's amount of labelled data."""
+    r = c.record
+    tasks = set(r.all_task_types)
+    settings = {i.setting for i in c.evidence_items}
+    if query.data_regime == "zero-shot":
+        if r.category == Category.vision_language and tasks & {
+            "zero-shot classification",
+            "retrieval",
+            "vqa",
+        }:
+            return Criterion(1.0, evidence=["usable without training (zero-shot vision-language)"])
+        if r.category in {Category.vision_language, Category.embedding_product}:
+            return Criterion(0.75, evidence=["usable without fine-tuning"])
+        if "zero-shot" in settings:
+            return Criterion(0.9, evidence=["zero-shot results reported"])
+        return Criterion(0.25, evidence=["needs at least a trained head"])
+    if query.data_regime == "few-shot":
+        low = [i for i in c.evidence_items if i.setting == "few-shot"]
+        if low:
+            return Criterion(1.0, evidence=[f"low-label result: {low[0].describe()}"])
+        if "frozen" in settings or r.category == Category.embedding_product:
+            return Criterion(0.75, evidence=["strong frozen features (linear probe / kNN)"])
+        return Criterion(0.5, evidence=["no low-label results reported"], known=False)
+    if query.data_regime == "unlabeled":
+        if r.category == Category.embedding_product:
+            return Criterion(1.0, evidence=["precomputed embeddings for unsupervised use"])
+        if r.pretext_training_type:
+            return Criterion(0.8, evidence=[f"self-supervised pretraining ({r.pretext_training_type[:40]})"])
+        return Criterion(0.5, known=False)
+    return Criterion(0.7, evidence=["full fine-tuning possible"])
+
+
+def score_candidates(
+    candidates: Sequence[Candidate],
+    query: StructuredQuery,
+    index: EvidenceIndex,
+    predict: Predict | None = None,
+) -> list[Candidate]:
+    """Score every candidate (0-100) with per-model confidence; best first."""
+    weights = query_weights(query)
+    for c in candidates:
+        crit = {
+            "application": application_fit(c, query),
+            "modality": modality_fit(c, query),
+            "performance": performance_fit(c, query, index, predict),
+            "efficiency": efficiency_fit(c, query),
+            "generalizability": generalizability_fit(c),
+            "popularity": popularity_fit(c),
+            "recency": recency_fit(c),
+        }
+        if "data_regime" in weights:
+            crit["data_regime"] = regime_fit(c, query)
+        for name, criterion in crit.items():
+            criterion.weight = weights[name]
+        c.criteria = crit
+        raw = sum(cr.score * cr.weight for cr in crit.values()) + c.memory_delta
+        penalty = 0.08 * len(c.relaxed)
+        c.score = round(100.0 * max(0.0, min(1.0, raw - penalty)), 1)
+    ranked = sorted(candidates, key=lambda x: (-x.score, x.record.model_name.lower()))
+    for i, c in enumerate(ranked):
+        coverage = sum(cr.weight for cr in c.criteria.values() if cr.known)
+        nxt = ranked[i + 1].score if i + 1 < len(ranked) else c.score - 10.0
+        margin = min(1.0, max(0.0, c.score - nxt) / 6.0)
+        c.confidence = round(max(0.0, min(1.0, 0.65 * coverage + 0.35 * margin - 0.15 * len(c.relaxed))), 2)
+    return ranked
+
+
+def overall_confidence(ranked: Sequence[Candidate], k: int, query: StructuredQuery) -> float:
+    """Confidence in the top-k as a whole: per-model confidences, less for missing mandatory fields."""
+    top = ranked[:k]
+    if not top:
+        return 0.0
+    mean = sum(c.confidence for c in top) / len(top)
+    return round(max(0.0, mean - 0.2 * len(query.missing_mandatory())), 2)
