@@ -41,6 +41,8 @@ class Session:
         self.memory_error: str | None = None
         self._turn: Turn | None = None
         self._pending: list[ClarificationQuestion] = []
+        self._asked: list[ClarificationQuestion] = []
+        self._answers: dict[str, str] = {}
         self.history: list[Selection] = []
         self.last_selection: Selection | None = None
 
@@ -72,8 +74,10 @@ class Session:
         """Start a task, or answer pending questions in free text."""
         text = validate_text(text, self.settings.orchestrator.max_query_chars)
         if self._turn is not None and self._pending:
+            self._answers["reply"] = f"{self._answers.get('reply', '')} {text}".strip()
             return self._continue(text)
         self._turn = Turn(text=text, k=self.k, clarify=self.clarify)
+        self._asked, self._answers = [], {}
         return self._run()
 
     def answer(self, answers: Mapping[str, str]) -> Selection:
@@ -87,6 +91,7 @@ class Session:
                 continue
             question = by_field.get(field_name) or ClarificationQuestion(field=field_name, text="")
             parts.append(answer_text(question, str(value)))
+            self._answers[field_name] = str(value)
         return self._continue(" ".join(parts) if parts else "")
 
     def _continue(self, reply: str) -> Selection:
@@ -110,10 +115,11 @@ class Session:
                 f"Task memory unavailable ({self.memory_error}); answered without it"
             )
         self._pending = list(selection.questions)
+        self._asked.extend(selection.questions)
         self.history.append(selection)
         self.last_selection = selection
         if selection.status != Status.needs_clarification and orchestrator.memory is not None:
-            _remember(orchestrator.memory, self.settings, selection)
+            _remember(orchestrator.memory, self.settings, selection, self._asked, self._answers)
         return selection
 
     def feedback(self, model_id: str, vote: str, comment: str | None = None) -> None:
@@ -133,21 +139,30 @@ def _configured_llm(settings: Settings) -> object | None:
     return LLMSteps.from_settings(settings)
 
 
-def _remember(memory: object, settings: Settings, selection: Selection) -> None:
-    from agent.memory import Interaction
+def _remember(
+    memory: object,
+    settings: Settings,
+    selection: Selection,
+    asked: list[ClarificationQuestion],
+    answers: dict[str, str],
+) -> None:
+    from agent.memory import Interaction, MemoryUnavailableError
 
     interaction = Interaction(
         interaction_id=selection.interaction_id or "",
         user_id=settings.user_id,
         query_text=selection.query_text,
         structured_query=selection.query.model_dump(mode="json"),
-        questions=[],
-        answers={},
+        questions=[q.model_dump() for q in asked],
+        answers=dict(answers),
         recommended=[m.model_id for m in selection.models],
         feedback={},
         database_version=selection.database_version,
     )
-    memory.add(interaction)  # type: ignore[attr-defined]
+    try:
+        memory.add(interaction)  # type: ignore[attr-defined]
+    except MemoryUnavailableError as exc:
+        selection.assumptions.append(f"Task memory unavailable ({exc}); this answer was not remembered")
 
 
 def select_models(

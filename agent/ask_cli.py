@@ -28,6 +28,10 @@ def register(subparsers: Any) -> None:
     chat.add_argument("--no-memory", action="store_true", help="Neither read nor write task memory.")
     chat.set_defaults(handler=_chat)
 
+    index = subparsers.add_parser("index", help="Build the retrieval index (record embeddings) now.")
+    index.add_argument("--out", help="Also write the embeddings (.npy) and ids (.json) under this stem.")
+    index.set_defaults(handler=_index)
+
 
 def _settings(args: argparse.Namespace) -> Settings:
     settings = Settings()
@@ -68,6 +72,36 @@ def render_text(selection: Selection) -> str:
     lines.append(selection.to_markdown().rstrip())
     lines.append(f"(engine: {selection.engine}; overall confidence {selection.overall_confidence:.2f})")
     return "\n".join(lines)
+
+
+def _index(args: argparse.Namespace) -> int:
+    import json as json_module
+    import time
+    from pathlib import Path
+
+    import numpy as np
+
+    from agent.resources import get_resources
+
+    start = time.perf_counter()
+    resources = get_resources(Settings())
+    resources.retrieval.ensure_built()
+    vectors = resources.retrieval.vectors()
+    source = "cache" if resources.retrieval.loaded_from_cache else "encoded"
+    print(
+        f"{len(resources.records)} records, {vectors.shape[1]}-d, {source} in "
+        f"{time.perf_counter() - start:.1f} s "
+        f"(database {resources.database_version[:12]})"
+    )
+    if args.out:
+        stem = Path(args.out)
+        stem.parent.mkdir(parents=True, exist_ok=True)
+        np.save(stem.with_suffix(".npy"), vectors)
+        ids = [r.model_id for r in resources.records]
+        stem.with_suffix(".json").write_text(
+            json_module.dumps({"database": resources.database_version, "ids": ids})
+        )
+    return 0
 
 
 def _chat(args: argparse.Namespace) -> int:

@@ -243,11 +243,25 @@ class Orchestrator:
     def _apply_memory(self, turn: Turn) -> None:
         if self.memory is None:
             return
-        from agent.memory import apply_to_query, feedback_adjustments, suggest_assumptions
-
-        past = self.memory.similar(
-            self.settings.user_id, turn.text, self.settings.memory.top_k, self.settings.memory.min_similarity
+        from agent.memory import MemoryUnavailableError
+        from agent.memory_rules import (
+            apply_to_query,
+            describe_past_task,
+            feedback_adjustments,
+            suggest_assumptions,
         )
+
+        try:
+            past = self.memory.similar(
+                self.settings.user_id,
+                turn.text,
+                self.settings.memory.top_k,
+                self.settings.memory.min_similarity,
+            )
+        except MemoryUnavailableError as exc:
+            turn.notes.append(f"Task memory unavailable ({exc}); answered without it")
+            self.memory = None
+            return
         if not past:
             return
         assumptions = suggest_assumptions(turn.query, past)
@@ -256,6 +270,7 @@ class Orchestrator:
             f"From your past tasks: {a.reason} (say otherwise to override)" for a in assumptions
         )
         turn.memory_deltas = feedback_adjustments(past)
+        turn.notes.extend(f"Similar past task: {describe_past_task(p)}" for p in past[:2])
         turn.similar = [
             SimilarTask(
                 query_text=p.interaction.query_text,

@@ -127,6 +127,11 @@ class RetrievalIndex:
             self._index = index
             self.build_seconds = time.perf_counter() - start
 
+    def vectors(self) -> np.ndarray:
+        """The record embeddings in index order (builds the index first)."""
+        self.ensure_built()
+        return np.asarray(self._index.reconstruct_n(0, self._index.ntotal), dtype=np.float32)
+
     def search(self, text: str, k: int, threshold: float) -> list[RetrievedRecord]:
         """Records with cosine similarity >= threshold, best first, at most k."""
         self.ensure_built()
