@@ -36,8 +36,8 @@ def _reasons(c: Candidate) -> list[str]:
     for name in strong:
         text = "; ".join(crit[name].evidence[:2])
         reasons.append(f"{_CRITERION_LABEL[name].capitalize()}: {text}")
-    if c.predicted is not None and not any(r.startswith("Reported performance") for r in reasons):
-        reasons.append(f"Predicted (no direct result): {c.predicted.summary}")
+    if c.predicted is not None and not any("predicted:" in r for r in reasons):
+        reasons.append(f"Predicted (no result on this application): {c.predicted.summary}")
     if c.memory_note:
         reasons.append(c.memory_note)
     if not reasons:

@@ -164,18 +164,27 @@ def performance_fit(
         preferred = [i for i in items if i.setting == wanted]
         items = preferred + [i for i in items if i.setting != wanted]
     c.evidence_items = items
+    # No result on the user's application itself: ask the capabilities encoding how the model
+    # stands on the most similar datasets in the performance matrix.
+    prediction = None
+    if predict is not None and not any(i.relevance == "application" for i in items):
+        prediction = predict(c.record, query)
+        c.predicted = prediction
+    predicted_score = (
+        0.85 * prediction.score * (1.0 - 0.5 * min(prediction.uncertainty, 1.0)) if prediction else None
+    )
     if items:
         level = items[0].relevance
         top = [i for i in items if i.relevance == level][:3]
         values = [i.standing if i.standing is not None else 0.55 for i in top]
         score = RELEVANCE_WEIGHT[level] * (0.25 + 0.75 * sum(values) / len(values))
-        return Criterion(score, evidence=[i.describe() for i in top])
-    if predict is not None:
-        prediction = predict(c.record, query)
-        if prediction is not None:
-            c.predicted = prediction
-            score = 0.7 * prediction.score * (1.0 - 0.5 * min(prediction.uncertainty, 1.0))
-            return Criterion(score, evidence=[prediction.summary], known=True)
+        evidence = [i.describe() for i in top]
+        if prediction is not None and predicted_score is not None:
+            score = 0.5 * score + 0.5 * predicted_score
+            evidence.append(f"predicted: {prediction.summary}")
+        return Criterion(score, evidence=evidence)
+    if prediction is not None and predicted_score is not None:
+        return Criterion(predicted_score, evidence=[f"predicted: {prediction.summary}"], known=True)
     if c.record.benchmarks:
         return Criterion(0.3, evidence=["results reported only on unrelated tasks"], known=True)
     return Criterion(0.2, evidence=["no reported results"], known=False)

@@ -53,12 +53,17 @@ class Standing:
     n_model_results: int
     columns: list[str]
     datasets: list[str]
+    observed: int = 0
+    """How many of ``columns`` hold a reported result of the model (the rest are predicted)."""
 
     def summary(self) -> str:
-        """One line: 'predicted gap 0.12 ± 0.08 on datasets like Sen1Floods11, MADOS (from 14 results)'."""
+        """One line: 'predicted gap 0.12 ± 0.08 on datasets like Sen1Floods11, MADOS (...)'."""
+        like = ", ".join(self.datasets)
+        if self.observed == len(self.columns):
+            return f"reported gap {self.expected_gap:.2f} to the best model on datasets like {like}"
         return (
-            f"predicted gap {self.expected_gap:.2f} ± {self.uncertainty:.2f} on datasets like "
-            f"{', '.join(self.datasets)} (from {self.n_model_results} results)"
+            f"predicted gap {self.expected_gap:.2f} ± {self.uncertainty:.2f} to the best model on datasets like "
+            f"{like} ({self.observed} of {len(self.columns)} reported; placed by {self.n_model_results} results)"
         )
 
 
@@ -293,6 +298,7 @@ class CapabilitiesPredictor:
             n_model_results=preds[0].n_model_results,
             columns=[c.label for c in columns],
             datasets=list(dict.fromkeys(c.dataset for c in columns)),
+            observed=sum(p.observed_gap is not None for p in preds),
         )
 
     def project_2d(self) -> tuple[list[MapPoint], list[MapPoint]]:

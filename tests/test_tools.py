@@ -1,0 +1,137 @@
+"""Pure rules of the filtering and ranking tools on hand-made records."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from agent.query import ComputeBudget, Exclusions, MinPerformance, StructuredQuery
+from rsfmd.schema import ModelRecord
+from tools.evidence import EvidenceIndex
+from tools.explanation import explain
+from tools.filtering import filter_candidates, violations
+from tools.ranking import Candidate, Prediction, query_weights, score_candidates
+
+
+def record(model_id: str, **fields: Any) -> ModelRecord:
+    data: dict[str, Any] = {
+        "model_id": model_id,
+        "model_name": model_id.upper(),
+        "short_description": f"Test model {model_id} for the rules.",
+        "category": "vision",
+        "sources": [{"url": "https://example.org/" + model_id}],
+    }
+    data.update(fields)
+    return ModelRecord.model_validate(data)
+
+
+def bench(
+    dataset: str, metric: str, value: float, task: str = "segmentation", app: str | None = None
+) -> dict[str, Any]:
+    return {
+        "task_type": task,
+        "dataset": dataset,
+        "metrics": [metric],
+        "metrics_value": [value],
+        "application": app,
+        "source_url": "https://example.org/results",
+    }
+
+
+SAR = record("sar", modalities=["SAR"], supported_sensors=["Sentinel-1"], num_parameters=86)
+OPTICAL = record("optical", modalities=["Multispectral"], supported_sensors=["Sentinel-2"], num_parameters=22)
+HUGE_SAR = record("huge-sar", modalities=["SAR"], supported_sensors=["Sentinel-1"], num_parameters=600)
+AGNOSTIC = record(
+    "agnostic", modalities=["Multispectral", "SAR"], spectral_alignment="full", num_parameters=86
+)
+
+
+def test_sar_query_rejects_optical_only() -> None:
+    query = StructuredQuery(modality=["SAR"])
+    assert "modality" in violations(OPTICAL, query)
+    assert violations(SAR, query) == {}
+
+
+def test_landsat_family_and_wavelength_aware_models_pass_sensor_rule() -> None:
+    landsat9 = record("l9", modalities=["Multispectral"], supported_sensors=["Landsat-9"])
+    query = StructuredQuery(modality=["Multispectral"], sensor=["Landsat-8"])
+    assert "sensor" not in violations(landsat9, query)
+    assert "sensor" not in violations(AGNOSTIC, StructuredQuery(sensor=["EnMAP"]))
+    assert "sensor" in violations(OPTICAL, query)
+
+
+def test_device_budget_is_soft_but_stated_limit_is_exact() -> None:
+    cpu = StructuredQuery(compute=ComputeBudget(device_class="cpu"))  # 120M budget, 25% tolerance
+    assert "compute" not in violations(record("m140", num_parameters=140), cpu)
+    assert "compute" in violations(record("m160", num_parameters=160), cpu)
+    stated = StructuredQuery(compute=ComputeBudget(max_parameters_m=100))
+    assert "compute" in violations(record("m101", num_parameters=101), stated)
+    assert "compute" in violations(record("unknown"), stated)  # cannot confirm it fits
+
+
+def test_smallest_variant_counts_for_the_budget() -> None:
+    family = record("family", num_parameters=300, variants=[{"name": "S", "num_parameters": 22}])
+    assert violations(family, StructuredQuery(compute=ComputeBudget(device_class="edge"))) == {}
+
+
+def test_min_performance_needs_evidence_to_reject() -> None:
+    weak = record("weak", benchmarks=[bench("Sen1Floods11", "mIoU", 70.0)])
+    query = StructuredQuery(
+        task_type="segmentation", min_performance=MinPerformance(metric=["mIoU"], value=[80])
+    )
+    assert "min_performance" in violations(weak, query)
+    assert "min_performance" not in violations(SAR, query)  # no evidence: kept, not rejected
+
+
+def test_exclusion_of_a_modality_only_removes_models_that_need_it() -> None:
+    query = StructuredQuery(exclusions=Exclusions(modalities=["SAR"]))
+    assert "exclusions" in violations(SAR, query)
+    assert "exclusions" not in violations(AGNOSTIC, query)
+
+
+def test_closest_match_relaxes_compute_but_never_modality() -> None:
+    query = StructuredQuery(modality=["SAR"], compute=ComputeBudget(max_parameters_m=10))
+    outcome = filter_candidates([SAR, OPTICAL, HUGE_SAR], query, minimum=2)
+    assert [r.model_id for r in outcome.survivors] == ["sar", "huge-sar"]
+    assert outcome.relaxed == {"sar": ["compute"], "huge-sar": ["compute"]}
+    assert "optical" in outcome.rejected
+
+
+def test_weights_follow_priorities() -> None:
+    base = query_weights(StructuredQuery())
+    assert abs(sum(base.values()) - 1.0) < 1e-9
+    assert base["application"] == 0.25 and base["recency"] == 0.05
+    fast = query_weights(StructuredQuery(priorities=["speed"]))
+    assert fast["efficiency"] > base["efficiency"]
+    zero = query_weights(StructuredQuery(data_regime="zero-shot"))
+    assert zero["data_regime"] > query_weights(StructuredQuery(data_regime="few-shot"))["data_regime"]
+
+
+def test_reported_standing_decides_between_equal_models() -> None:
+    good = record(
+        "good", modalities=["SAR"], benchmarks=[bench("Sen1Floods11", "mIoU", 90.0, app="flood mapping")]
+    )
+    bad = record(
+        "bad", modalities=["SAR"], benchmarks=[bench("Sen1Floods11", "mIoU", 80.0, app="flood mapping")]
+    )
+    query = StructuredQuery(application="flood mapping", task_type="segmentation", modality=["SAR"])
+    ranked = score_candidates([Candidate(bad), Candidate(good)], query, EvidenceIndex([good, bad]))
+    assert [c.record.model_id for c in ranked] == ["good", "bad"]
+    models = explain(ranked, query)
+    assert any("mIoU 90 on Sen1Floods11" in reason for reason in models[0].reasons)
+
+
+def test_prediction_is_used_without_a_direct_result_and_labelled() -> None:
+    a = record("a", modalities=["SAR"], task_types=["segmentation"])
+    b = record("b", modalities=["SAR"], task_types=["segmentation"])
+    query = StructuredQuery(application="flood mapping", task_type="segmentation", modality=["SAR"])
+
+    def predict(r: ModelRecord, q: StructuredQuery) -> Prediction | None:
+        if r.model_id == "b":
+            return Prediction(
+                score=0.9, uncertainty=0.1, summary="predicted gap 0.10 ± 0.10 on datasets like X"
+            )
+        return None
+
+    ranked = score_candidates([Candidate(a), Candidate(b)], query, EvidenceIndex([a, b]), predict)
+    assert ranked[0].record.model_id == "b"
+    assert any("predicted gap 0.10 ± 0.10" in reason for reason in explain(ranked, query)[0].reasons)
