@@ -62,8 +62,9 @@ class Standing:
         if self.observed == len(self.columns):
             return f"reported gap {self.expected_gap:.2f} to the best model on datasets like {like}"
         return (
-            f"predicted gap {self.expected_gap:.2f} ± {self.uncertainty:.2f} to the best model on datasets like "
-            f"{like} ({self.observed} of {len(self.columns)} reported; placed by {self.n_model_results} results)"
+            f"predicted gap {self.expected_gap:.2f} ± {self.uncertainty:.2f} to the best model on "
+            f"datasets like {like} ({self.observed} of {len(self.columns)} reported; "
+            f"placed by {self.n_model_results} results)"
         )
 
 
