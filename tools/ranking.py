@@ -27,6 +27,8 @@ BASE_WEIGHTS: dict[str, float] = {
     "popularity": 0.05,
     "recency": 0.05,
 }
+LOW_CONFIDENCE = 0.7
+"""Fields a curator marked below this were inferred, not read in a source: weaker evidence."""
 VL_TASKS = frozenset({"captioning", "vqa", "visual grounding", "retrieval", "zero-shot classification"})
 
 Predict = Callable[[ModelRecord, StructuredQuery], "Prediction | None"]
@@ -65,6 +67,11 @@ class Candidate:
     predicted: Prediction | None = None
     memory_delta: float = 0.0
     memory_note: str | None = None
+
+
+def field_confidence(record: ModelRecord, field: str) -> float:
+    """The curator's confidence in a field (1.0 when unrated)."""
+    return record.confidence.get(field, 1.0)
 
 
 def query_weights(query: StructuredQuery) -> dict[str, float]:
@@ -136,7 +143,11 @@ def modality_fit(c: Candidate, query: StructuredQuery) -> Criterion:
         for s in query.sensor:
             family |= sensor_family(s)
         direct = set(query.sensor) & set(r.supported_sensors)
-        if direct:
+        inferred = field_confidence(r, "supported_sensors") < LOW_CONFIDENCE
+        if direct and inferred:
+            score = 0.75 * score + 0.15
+            evidence.append(f"likely takes {', '.join(sorted(direct))} (inferred from its datasets)")
+        elif direct:
             score = 0.75 * score + 0.25
             evidence.append(f"documented for {', '.join(sorted(direct))}")
         elif set(r.supported_sensors) & family:
@@ -202,6 +213,9 @@ def efficiency_fit(c: Candidate, query: StructuredQuery) -> Criterion:
     else:
         score = max(0.05, min(1.0, 1.0 - 0.35 * math.log10(max(size, 1.0) / 25.0)))
     budget = f" (budget {limit:g}M)" if limit is not None else ""
+    if field_confidence(c.record, "num_parameters") < LOW_CONFIDENCE:
+        text = f"about {size:g}M parameters (its backbone's standard size, not stated by the authors){budget}"
+        return Criterion(score, evidence=[text], known=False)
     return Criterion(score, evidence=[f"smallest variant {size:g}M parameters{budget}"])
 
 
