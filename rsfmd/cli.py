@@ -55,9 +55,10 @@ def register(subparsers: Any) -> None:
     audit.add_argument("--path", help="JSONL file or folder (default: shipped database).")
     audit.set_defaults(handler=_audit)
 
-    from rsfmd import importers
+    from rsfmd import importers, importers_extra
 
     importers.register(sub)
+    importers_extra.register(sub)
     try:
         inference = importlib.import_module("rsfmd.inference")
     except ModuleNotFoundError:  # the field-derivation tool is optional in minimal builds

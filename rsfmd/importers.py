@@ -138,6 +138,7 @@ def _source_group(source: str) -> str | None:
         ("capabilities_encoding", "capenc"),
         ("geobench2", "geobench2"),
         ("cryobench", "cryobench"),
+        ("torchgeo", "torchgeo"),
     ):
         if source.startswith(prefix):
             return group
