@@ -22,6 +22,7 @@ from agent.selection import Selection, SimilarTask, Status, TraceStep
 from agent.settings import Settings
 from agent.systems import ClarificationQuestion
 from rsfmd.schema import ModelRecord
+from rsfmd.vocab import typical_modalities
 from tools.clarification import questions_for
 from tools.explanation import explain
 from tools.filtering import FilterOutcome, filter_candidates
@@ -125,11 +126,18 @@ class Orchestrator:
             self._note(turn, f"missing mandatory: {', '.join(missing)}")
             return "clarify"
         for name in missing:
-            turn.notes.append(
-                "No application stated: ranked on general-purpose capability"
-                if name == "application"
-                else "No input modality stated: models for any imagery were considered"
-            )
+            if name == "application":
+                turn.notes.append("No application stated: ranked on general-purpose capability")
+                continue
+            typical = typical_modalities(turn.query.application)
+            if typical:
+                turn.query = turn.query.model_copy(update={"assumed_modality": typical})
+                turn.notes.append(
+                    f"No input modality stated: preferred the usual inputs for {turn.query.application} "
+                    f"({', '.join(typical)}) without excluding others"
+                )
+            else:
+                turn.notes.append("No input modality stated: models for any imagery were considered")
         self._note(
             turn, "mandatory fields present" if not missing else f"proceeding without {', '.join(missing)}"
         )

@@ -88,6 +88,10 @@ class StructuredQuery(BaseModel):
     priorities: list[Priority] = Field(default_factory=list)
     exclusions: Exclusions = Field(default_factory=Exclusions)
     multi_temporal: bool = Field(default=False, description="The user's data is a time series.")
+    assumed_modality: list[str] = Field(
+        default_factory=list,
+        description="Typical inputs for the application: a soft preference when no modality is stated.",
+    )
 
     @field_validator("modality")
     @classmethod

@@ -183,6 +183,13 @@ def metric_info(metric: str) -> MetricInfo:
     )
 
 
+def typical_modalities(application: str | None) -> list[str]:
+    """The usual input modalities of a known application (empty when unknown)."""
+    vocab = get_vocabulary("applications")
+    canonical = vocab.get(application) if application else None
+    return [m for m in vocab.column(canonical, "typical_modalities").split("|") if m] if canonical else []
+
+
 def application_task_type(application: str) -> str | None:
     """The task type of a known application, or None when the application is not in the table."""
     vocab = get_vocabulary("applications")

@@ -83,6 +83,14 @@ def test_applications_map_to_known_task_types() -> None:
         assert apps.column(name, "task_type") in task_types, name
 
 
+def test_typical_modalities_are_known_modalities() -> None:
+    modalities = set(get_vocabulary("modalities").names)
+    apps = get_vocabulary("applications")
+    for name in apps.names:
+        typical = apps.column(name, "typical_modalities").split("|")
+        assert typical and set(typical) <= modalities, name
+
+
 def test_registry_is_complete() -> None:
     for name in list_vocabularies():
         assert get_vocabulary(name).names

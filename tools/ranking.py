@@ -128,6 +128,15 @@ def modality_fit(c: Candidate, query: StructuredQuery) -> Criterion:
     have = set(r.modalities)
     evidence: list[str] = []
     if not wanted:
+        usual = set(query.assumed_modality) - {"Multi-temporal"}
+        if usual and have & usual:
+            return Criterion(
+                0.75, evidence=[f"takes {', '.join(sorted(have & usual))}, the usual input"], known=False
+            )
+        if usual:
+            return Criterion(
+                0.35, evidence=[f"takes {', '.join(sorted(have)) or 'unknown inputs'}"], known=False
+            )
         return Criterion(0.6, evidence=["no modality stated"], known=False)
     exact = wanted & have
     partial = {m for m in wanted - exact if have & COMPATIBLE_MODALITIES.get(m, frozenset())}
