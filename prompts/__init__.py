@@ -13,6 +13,8 @@ PROMPT_VARIABLES: dict[str, frozenset[str]] = {
     "explain": frozenset({"query", "ranked_models"}),
     "unstructured_rag": frozenset({"user_input", "context_str"}),
     "naive_agent": frozenset({"k"}),
+    "extract": frozenset({"modalities", "task_types", "sensors", "categories", "sources"}),
+    "extract_retry": frozenset({"prompt", "error"}),
 }
 
 

@@ -56,9 +56,11 @@ def register(subparsers: Any) -> None:
     audit.set_defaults(handler=_audit)
 
     from rsfmd import importers, importers_extra
+    from rsfmd.extraction import cli as extraction_cli
 
     importers.register(sub)
     importers_extra.register(sub)
+    extraction_cli.register(sub)
     try:
         inference = importlib.import_module("rsfmd.inference")
     except ModuleNotFoundError:  # the field-derivation tool is optional in minimal builds
