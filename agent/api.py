@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Mapping
 
 from agent.errors import ConfigurationError
@@ -47,6 +48,12 @@ class Session:
         self.last_selection: Selection | None = None
 
     @property
+    def progress(self) -> list[str]:
+        """Steps the running (or last) request has completed, in order: e.g. ['interpret', 'check']."""
+        turn = self._turn
+        return [step.step for step in list(turn.trace) if step.step] if turn is not None else []
+
+    @property
     def resources(self) -> Resources:
         """Database, indexes and encoder (built on first use)."""
         return get_resources(self.settings, self._encoder)
@@ -75,7 +82,7 @@ class Session:
         text = validate_text(text, self.settings.orchestrator.max_query_chars)
         if self._turn is not None and self._pending:
             self._answers["reply"] = f"{self._answers.get('reply', '')} {text}".strip()
-            return self._continue(text)
+            return self._continue(text, {q.field for q in self._pending})
         self._turn = Turn(text=text, k=self.k, clarify=self.clarify)
         self._asked, self._answers = [], {}
         return self._run()
@@ -92,12 +99,14 @@ class Session:
             question = by_field.get(field_name) or ClarificationQuestion(field=field_name, text="")
             parts.append(answer_text(question, str(value)))
             self._answers[field_name] = str(value)
-        return self._continue(" ".join(parts) if parts else "")
+        # Only answered fields count as asked: a question left open may come back next round.
+        answered = {f for f, v in answers.items() if str(v).strip()}
+        return self._continue(" ".join(parts) if parts else "", answered)
 
-    def _continue(self, reply: str) -> Selection:
+    def _continue(self, reply: str, answered: set[str]) -> Selection:
         assert self._turn is not None
         turn = self._turn
-        turn.asked |= {q.field for q in self._pending}
+        turn.asked |= answered
         turn.rounds += 1
         if reply.strip():
             turn.text = f"{turn.text} {reply}".strip()
@@ -109,7 +118,9 @@ class Session:
     def _run(self) -> Selection:
         assert self._turn is not None
         orchestrator = self._orchestrator()
+        start = time.perf_counter()
         selection = orchestrator.run(self._turn)
+        selection.elapsed_ms = round((time.perf_counter() - start) * 1000, 1)
         if self.memory_error:
             selection.assumptions.append(
                 f"Task memory unavailable ({self.memory_error}); answered without it"

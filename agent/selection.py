@@ -91,6 +91,7 @@ class Selection(BaseModel):
     trace: list[TraceStep] = Field(default_factory=list)
     database_version: str = ""
     interaction_id: str | None = None
+    elapsed_ms: float = Field(default=0.0, ge=0, description="Wall time of this request.")
 
     def to_markdown(self) -> str:
         """A readable rendering of the answer."""

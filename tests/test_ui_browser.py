@@ -1,0 +1,216 @@
+"""The app in a real browser: Playwright driving Debian's Chromium against an in-process server.
+
+Screenshots of each step go to REMSA_SCREENSHOT_DIR (default: a pytest temporary folder).
+"""
+
+from __future__ import annotations
+
+import gc
+import os
+import re
+import socket
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHROMIUM = Path("/usr/bin/chromium")
+FIRST_ANSWER_MS = 120_000  # the first request builds the embedding index and fits the capabilities encoding
+STEP_MS = 30_000
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.slow,
+    # Gradio orphans asyncio event loops it creates outside a running loop; not ours to close.
+    pytest.mark.filterwarnings(
+        "ignore:Exception ignored in. <function BaseEventLoop.__del__:pytest.PytestUnraisableExceptionWarning"
+    ),
+    pytest.mark.filterwarnings(
+        "ignore:Exception ignored in. <socket.socket:pytest.PytestUnraisableExceptionWarning"
+    ),
+]
+
+
+def _require_browser() -> None:
+    problem = None
+    if not CHROMIUM.exists():
+        problem = f"{CHROMIUM} is missing (apt-get install chromium chromium-driver)"
+    else:
+        try:
+            import playwright.sync_api  # noqa: F401
+        except ImportError:
+            problem = "the playwright package is not installed (pip install -e '.[dev]')"
+    if problem is None:
+        return
+    if os.environ.get("REMSA_REQUIRE_BROWSER") == "1":
+        pytest.fail(f"REMSA_REQUIRE_BROWSER=1 but {problem}")
+    pytest.skip(f"browser tests need Chromium: {problem}")
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+@pytest.fixture(scope="module")
+def app_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The app served in-process on a free local port, task memory off."""
+    _require_browser()
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("REMSA_MEMORY__ENABLED", "false")
+        mp.setenv("REMSA_DATA_DIR", str(tmp_path_factory.mktemp("remsa-ui-data")))
+        mp.setenv("GRADIO_ANALYTICS_ENABLED", "False")
+        from agent.settings import Settings
+        from ui.app import build_app, launch_app
+
+        settings = Settings()
+        demo = build_app(settings)
+        port = _free_port()
+        launch_app(demo, settings, host="127.0.0.1", port=port, share=False, prevent_thread_lock=True)
+        try:
+            yield f"http://127.0.0.1:{port}/"
+        finally:
+            demo.close()
+            gc.collect()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Headless Debian Chromium, background networking off."""
+    _require_browser()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        chromium = pw.chromium.launch(
+            executable_path=str(CHROMIUM),
+            headless=True,
+            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+        )
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture(scope="module")
+def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Where the step screenshots go."""
+    folder = os.environ.get("REMSA_SCREENSHOT_DIR")
+    path = Path(folder) if folder else tmp_path_factory.mktemp("screenshots")
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+@pytest.fixture
+def page(browser: Any, app_url: str) -> Iterator[Any]:
+    """A fresh browser context (its own Gradio session) on the app; fails on outside requests."""
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    outside: list[str] = []
+    context.on(
+        "request",
+        lambda r: (
+            outside.append(r.url) if not r.url.startswith(("http://127.0.0.1", "data:", "blob:")) else None
+        ),
+    )
+    pg = context.new_page()
+    pg.set_default_timeout(STEP_MS)
+    pg.goto(app_url)
+    pg.get_by_test_id("textbox").first.wait_for()
+    yield pg
+    context.close()
+    assert outside == [], f"the page reached outside localhost: {outside[:5]}"
+
+
+def _ask(page: Any, text: str) -> None:
+    box = page.locator("#remsa-query").get_by_test_id("textbox")
+    box.fill(text)
+    box.press("Enter")
+
+
+def test_first_screen_says_what_to_type_then_query_shows_cards_with_links(page: Any, shots: Path) -> None:
+    page.screenshot(path=str(shots / "01_first_screen.png"), full_page=True)
+    assert "find the right remote-sensing foundation model" in page.locator("#remsa-header").inner_text()
+    assert page.locator(".remsa-example").count() >= 3
+    _ask(page, "Flood mapping with Sentinel-1 SAR, few labels, CPU laptop")
+    page.locator("#remsa-results .remsa-card").first.wait_for(timeout=FIRST_ANSWER_MS)
+    page.locator('[data-testid="bot"]').first.wait_for()
+    cards = page.locator("#remsa-results .remsa-card")
+    assert cards.count() >= 1
+    first = cards.first
+    assert first.locator(".remsa-conf-fill").count() == 1
+    assert first.locator("a.remsa-link", has_text="Paper").get_attribute("href").startswith("http")
+    assert first.locator(".remsa-evidence td").count() > 0
+    assert "Done in" in page.locator("#remsa-status").inner_text()
+    page.screenshot(path=str(shots / "02_answer_cards.png"), full_page=True)
+
+
+def test_clicking_a_suggested_answer_refines_the_answer(page: Any, shots: Path) -> None:
+    _ask(page, "I need a model")
+    option = page.locator("#remsa-questions button.remsa-option").first
+    option.wait_for(state="visible")
+    page.screenshot(path=str(shots / "03_clarification.png"), full_page=True)
+    choice = option.inner_text().strip()
+    option.click()
+    bots = page.locator('[data-testid="bot"]')
+    page.wait_for_function("document.querySelectorAll('[data-testid=\"bot\"]').length >= 2")
+    page.wait_for_function("document.querySelector('#remsa-status')?.innerText.includes('Done in')")
+    users = page.locator('[data-testid="user"]')
+    assert choice in users.last.inner_text()
+    assert "⏳" not in bots.last.inner_text()
+    refined = (
+        page.locator("#remsa-results .remsa-card").count() > 0
+        or page.locator("#remsa-questions button.remsa-option").first.is_visible()
+    )
+    assert refined
+    page.screenshot(path=str(shots / "04_refined.png"), full_page=True)
+
+
+def _counts(text: str) -> tuple[int, int]:
+    match = re.search(r"(\d+) of (\d+) models", text)
+    assert match, text
+    return int(match.group(1)), int(match.group(2))
+
+
+def test_explore_filter_and_open_a_record(page: Any, shots: Path) -> None:
+    page.get_by_role("tab", name="Explore RS-FMD").click()
+    search = page.locator("#explore-search").get_by_test_id("textbox")
+    count = page.locator("#explore-count")
+    total = _counts(count.inner_text())[1]
+    search.fill("DOFA")
+    page.wait_for_function(
+        f"!document.querySelector('#explore-count').innerText.includes('{total} of {total}')"
+    )
+    shown = _counts(count.inner_text())[0]
+    assert 1 <= shown < total
+    _pick(page, "#explore-pick", "DOFA")
+    detail = page.locator("#explore-detail .remsa-detail")
+    detail.wait_for()
+    assert "DOFA" in detail.locator("h3").inner_text()
+    assert detail.locator(".remsa-fields a[href^='http']").count() > 0
+    page.screenshot(path=str(shots / "05_explore_record.png"), full_page=True)
+
+
+def _pick(page: Any, container: str, name: str) -> None:
+    box = page.locator(f"{container} input")
+    box.click()
+    box.fill(name)
+    page.get_by_role("option", name=name, exact=True).click()
+
+
+def test_compare_two_models(page: Any, shots: Path) -> None:
+    page.get_by_role("tab", name="Compare").click()
+    _pick(page, "#compare-pick", "DOFA")
+    _pick(page, "#compare-pick", "SatlasPretrain")
+    table = page.locator("#compare-view table.remsa-compare")
+    table.wait_for()
+    header = table.locator("thead").inner_text()
+    assert "DOFA" in header and "SatlasPretrain" in header
+    page.screenshot(path=str(shots / "06_compare.png"), full_page=True)
+
+
+def test_capabilities_map_draws_and_tabulates_a_model(page: Any, shots: Path) -> None:
+    page.get_by_role("tab", name="Capabilities map").click()
+    page.wait_for_function("document.querySelector('#capmap-message')?.innerText.includes('models and')")
+    page.locator("#capmap-plot img, #capmap-plot svg").first.wait_for()
+    page.screenshot(path=str(shots / "07_capabilities_map.png"), full_page=True)

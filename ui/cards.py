@@ -1,0 +1,218 @@
+"""HTML rendering of answers: model cards, confidence bars, questions, assumptions.
+
+Everything that comes from the database or the agent is escaped; only links with an http(s)
+address become anchors.
+"""
+
+from __future__ import annotations
+
+from html import escape
+
+from agent.selection import EvidenceNumber, RankedModel, Selection, Status
+
+EMPTY_RESULTS = (
+    '<div class="remsa-empty">'
+    "<p><b>Your recommendations will appear here.</b></p>"
+    "<p>Each model comes as a card: its rank, a score out of 100, a confidence bar, the reasons it "
+    "fits your task, its trade-offs, the reported results behind it (with dataset names and "
+    "sources) and links to its paper, code and weights.</p>"
+    "</div>"
+)
+
+_STATUS_NOTES: dict[Status, str] = {
+    Status.closest_match: (
+        "No model satisfies every hard constraint; these are the closest matches "
+        "(relaxed constraints are named on each card)."
+    ),
+    Status.no_match: "No model in RS-FMD matches this task. Try loosening a constraint.",
+}
+
+
+def confidence_colour(confidence: float) -> str:
+    """Green for confident, amber for moderate, red for weak answers."""
+    if confidence >= 0.7:
+        return "#2e7d32"
+    if confidence >= 0.45:
+        return "#f9a825"
+    return "#c62828"
+
+
+def confidence_bar_html(confidence: float) -> str:
+    """A labelled horizontal bar filled to the confidence, coloured by its level."""
+    pct = max(0.0, min(1.0, confidence)) * 100
+    colour = confidence_colour(confidence)
+    return (
+        f'<div class="remsa-conf" title="confidence {confidence:.2f}">'
+        f'<span class="remsa-conf-label">confidence {pct:.0f}%</span>'
+        '<div class="remsa-conf-track" style="background:#e0e0e0;border-radius:4px;height:8px;'
+        'width:100%;overflow:hidden">'
+        f'<div class="remsa-conf-fill" data-confidence="{confidence:.2f}" '
+        f'style="width:{pct:.0f}%;height:8px;background:{colour}"></div></div></div>'
+    )
+
+
+def link_html(label: str, url: str | None, css_class: str = "remsa-link") -> str:
+    """An anchor opening in a new tab, or a greyed label when there is no address."""
+    if url and url.startswith(("http://", "https://")):
+        return (
+            f'<a class="{css_class}" href="{escape(url, quote=True)}" target="_blank" '
+            f'rel="noopener noreferrer">{escape(label)}</a>'
+        )
+    return f'<span class="{css_class} remsa-missing" title="not recorded">{escape(label)}: none</span>'
+
+
+def _chips(values: list[str], limit: int = 6) -> str:
+    shown = values[:limit]
+    more = f'<span class="remsa-chip">+{len(values) - limit}</span>' if len(values) > limit else ""
+    return "".join(f'<span class="remsa-chip">{escape(v)}</span>' for v in shown) + more
+
+
+def evidence_table_html(evidence: list[EvidenceNumber]) -> str:
+    """The reported numbers behind a recommendation, each with its dataset and source."""
+    if not evidence:
+        return '<p class="remsa-muted">No reported benchmark result in RS-FMD matches this task.</p>'
+    rows = "".join(
+        "<tr>"
+        f"<td>{escape(e.dataset)}</td><td>{escape(e.metric)}</td><td>{e.value:g}</td>"
+        f"<td>{escape(e.setting)}</td><td>{escape(e.relevance)}</td>"
+        f"<td>{link_html('source', e.source_url)}</td>"
+        "</tr>"
+        for e in evidence
+    )
+    return (
+        '<table class="remsa-evidence"><thead><tr><th>dataset</th><th>metric</th><th>value</th>'
+        f"<th>setting</th><th>relevance</th><th></th></tr></thead><tbody>{rows}</tbody></table>"
+    )
+
+
+def model_card_html(model: RankedModel) -> str:
+    """One recommended model as a card."""
+    size = f"{model.parameters_m:g}M parameters" if model.parameters_m is not None else "size not recorded"
+    facts = _chips(model.modalities) + _chips(model.sensors) + f'<span class="remsa-chip">{size}</span>'
+    reasons = "".join(f"<li>{escape(r)}</li>" for r in model.reasons)
+    trade_offs = "".join(f"<li>{escape(t)}</li>" for t in model.trade_offs)
+    relaxed = (
+        f'<p class="remsa-relaxed">Relaxed: {escape(", ".join(model.relaxed_constraints))}</p>'
+        if model.relaxed_constraints
+        else ""
+    )
+    predicted = (
+        f'<p class="remsa-predicted"><b>Capabilities encoding:</b> {escape(model.predicted)}</p>'
+        if model.predicted
+        else ""
+    )
+    links = " ".join(
+        link_html(label, url)
+        for label, url in (
+            ("Paper", model.links.paper),
+            ("Code", model.links.code),
+            ("Weights", model.links.weights),
+        )
+    )
+    return (
+        f'<div class="remsa-card" data-model-id="{escape(model.model_id, quote=True)}">'
+        '<div class="remsa-card-head">'
+        f'<span class="remsa-rank">#{model.rank}</span>'
+        f'<span class="remsa-name">{escape(model.name)}</span>'
+        f'<span class="remsa-score">{model.score:.0f}<small>/100</small></span>'
+        "</div>"
+        f"{confidence_bar_html(model.confidence)}"
+        f'<div class="remsa-facts">{facts}</div>'
+        f"{relaxed}"
+        f'<p class="remsa-h">Why it fits</p><ul class="remsa-reasons">{reasons}</ul>'
+        + (
+            f'<p class="remsa-h">Trade-offs</p><ul class="remsa-tradeoffs">{trade_offs}</ul>'
+            if trade_offs
+            else ""
+        )
+        + f"{predicted}"
+        f'<details class="remsa-ev" open><summary>Evidence ({len(model.evidence)} reported '
+        f"results)</summary>{evidence_table_html(model.evidence)}</details>"
+        f'<div class="remsa-links">{links}</div>'
+        "</div>"
+    )
+
+
+def selection_html(selection: Selection) -> str:
+    """The whole answer: a status note, the cards and the assumptions made."""
+    parts: list[str] = []
+    note = _STATUS_NOTES.get(selection.status)
+    if note:
+        parts.append(f'<p class="remsa-note">{escape(note)}</p>')
+    if selection.status == Status.needs_clarification and not selection.models:
+        parts.append(
+            '<p class="remsa-muted">A few details first: answer the questions on the left '
+            "(click a suggestion or type in the box).</p>"
+        )
+    parts.extend(model_card_html(m) for m in selection.models)
+    if selection.assumptions:
+        items = "".join(f"<li>{escape(a)}</li>" for a in selection.assumptions)
+        parts.append(
+            f'<div class="remsa-assumptions"><p class="remsa-h">Assumptions made</p><ul>{items}</ul></div>'
+        )
+    if selection.models:
+        parts.append(
+            f'<p class="remsa-muted">Engine: {escape(selection.engine)} · overall confidence '
+            f"{selection.overall_confidence:.2f} · database {escape(selection.database_version[:12])}</p>"
+        )
+    return '<div class="remsa-results">' + "".join(parts) + "</div>"
+
+
+def chat_summary(selection: Selection) -> str:
+    """The assistant's chat message (markdown): a short answer pointing at the cards."""
+    if selection.status == Status.needs_clarification:
+        lines = ["To pick well I need a bit more:"]
+        lines.extend(f"- {q.text}" for q in selection.questions)
+        lines.append("\nClick a suggested answer below, or type your answer.")
+        return "\n".join(lines)
+    if not selection.models:
+        return _STATUS_NOTES[Status.no_match]
+    head = (
+        "Closest matches (not every constraint could be met):"
+        if selection.status == Status.closest_match
+        else f"Top {len(selection.models)} for your task:"
+    )
+    lines = [head]
+    lines.extend(
+        f"{m.rank}. **{m.name}**: {m.score:.0f}/100, confidence {m.confidence:.2f}" for m in selection.models
+    )
+    lines.append("\nDetails, evidence and links are on the cards.")
+    return "\n".join(lines)
+
+
+APP_CSS = """
+.remsa-header h1 { margin-bottom: 0.1em; }
+.remsa-header p { margin-top: 0; font-size: 1.05em; }
+.remsa-card { border: 1px solid var(--border-color-primary); border-radius: 10px; padding: 12px 14px;
+  margin-bottom: 12px; background: var(--background-fill-primary); }
+.remsa-card-head { display: flex; align-items: baseline; gap: 10px; margin-bottom: 6px; }
+.remsa-rank { font-weight: 700; color: var(--body-text-color-subdued); }
+.remsa-name { font-weight: 700; font-size: 1.15em; flex: 1; }
+.remsa-score { font-weight: 700; font-size: 1.2em; }
+.remsa-score small { font-weight: 400; color: var(--body-text-color-subdued); }
+.remsa-conf { margin: 4px 0 8px 0; }
+.remsa-conf-label { font-size: 0.85em; color: var(--body-text-color-subdued); }
+.remsa-chip { display: inline-block; font-size: 0.8em; padding: 1px 8px; margin: 0 4px 4px 0;
+  border-radius: 10px; background: var(--background-fill-secondary);
+  border: 1px solid var(--border-color-primary); }
+.remsa-h { font-weight: 600; margin: 8px 0 2px 0; }
+.remsa-reasons, .remsa-tradeoffs { margin: 0 0 4px 1.1em; }
+.remsa-tradeoffs li { color: #8a5a00; }
+.remsa-evidence { font-size: 0.85em; width: 100%; border-collapse: collapse; }
+.remsa-evidence td, .remsa-evidence th { padding: 2px 6px; text-align: left;
+  border-bottom: 1px solid var(--border-color-primary); }
+.remsa-links { margin-top: 8px; display: flex; gap: 8px; flex-wrap: wrap; }
+.remsa-links .remsa-link { padding: 3px 10px; border-radius: 6px; text-decoration: none;
+  border: 1px solid var(--border-color-accent); }
+.remsa-missing { color: var(--body-text-color-subdued); border-style: dashed !important; }
+.remsa-muted { color: var(--body-text-color-subdued); font-size: 0.9em; }
+.remsa-note { padding: 6px 10px; border-left: 4px solid #f9a825;
+  background: var(--background-fill-secondary); }
+.remsa-relaxed { color: #8a5a00; font-size: 0.9em; }
+.remsa-empty { padding: 18px; border: 1px dashed var(--border-color-primary); border-radius: 10px;
+  color: var(--body-text-color-subdued); }
+.remsa-table { border-collapse: collapse; width: 100%; font-size: 0.9em; }
+.remsa-table td, .remsa-table th { padding: 4px 8px; border-bottom: 1px solid var(--border-color-primary);
+  text-align: left; vertical-align: top; }
+.remsa-best { font-weight: 700; }
+"""

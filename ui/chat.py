@@ -1,0 +1,318 @@
+"""The Chat tab: ask, answer clarification questions by clicking, see cards, rate, export."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from functools import partial
+from typing import Any
+
+import gradio as gr
+
+from agent.errors import RemsaError
+from agent.llm import engine_name
+from agent.selection import Selection
+from agent.settings import Settings
+from ui.cards import EMPTY_RESULTS, chat_summary, selection_html
+from ui.conversation import (
+    Conversation,
+    answer_call,
+    export_files,
+    give_feedback,
+    run_with_progress,
+    session_settings,
+    start_or_continue,
+    status_line,
+)
+
+EXAMPLE_QUERIES: tuple[str, ...] = (
+    "Flood mapping with Sentinel-1 SAR, few labels, CPU laptop",
+    "Crop type mapping from Sentinel-2 time series, single GPU",
+    "Building segmentation from high-resolution RGB aerial images",
+    "Burn scar mapping with Sentinel-2, no GPU",
+)
+MAX_QUESTIONS = 3
+MAX_OPTIONS = 8
+MAX_RATED = 10
+PLACEHOLDER = (
+    "**Describe your remote-sensing task in plain words.**\n\n"
+    "Say what you want to map or detect, which imagery you have (sensor, resolution, time series), "
+    "how many labels, and where it must run. Or click an example below."
+)
+
+Updates = dict[Any, Any]
+
+
+def _user(text: str) -> dict[str, Any]:
+    return {"role": "user", "content": text}
+
+
+def _bot(text: str) -> dict[str, Any]:
+    return {"role": "assistant", "content": text}
+
+
+class ChatTab:
+    """Builds the chat tab's components and owns their event handlers."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        k_default = min(settings.top_k, MAX_RATED)
+        with gr.Row(equal_height=False):
+            with gr.Column(scale=4, min_width=340):
+                self.chatbot = gr.Chatbot(
+                    label="Conversation",
+                    height=360,
+                    placeholder=PLACEHOLDER,
+                    elem_id="remsa-chat",
+                    feedback_options=None,
+                )
+                with gr.Row():
+                    self.query = gr.Textbox(
+                        show_label=False,
+                        placeholder=f"e.g. {EXAMPLE_QUERIES[0]}",
+                        scale=5,
+                        lines=1,
+                        max_lines=4,
+                        elem_id="remsa-query",
+                        autofocus=True,
+                    )
+                    self.send = gr.Button("Recommend", variant="primary", scale=1, min_width=110)
+                gr.Markdown("Try an example:", elem_classes="remsa-muted")
+                with gr.Row(elem_classes="remsa-examples"):
+                    self.examples = [
+                        gr.Button(q, size="sm", elem_classes="remsa-example") for q in EXAMPLE_QUERIES
+                    ]
+                self.status = gr.Markdown("", elem_id="remsa-status")
+                with gr.Column(visible=False, elem_id="remsa-questions") as self.questions_box:
+                    gr.Markdown("**Click a suggested answer** (or type your own in the box above):")
+                    self.question_md: list[Any] = []
+                    self.option_buttons: list[list[Any]] = []
+                    for _ in range(MAX_QUESTIONS):
+                        self.question_md.append(gr.Markdown(visible=False))
+                        with gr.Row():
+                            self.option_buttons.append(
+                                [
+                                    gr.Button(visible=False, size="sm", elem_classes="remsa-option")
+                                    for _ in range(MAX_OPTIONS)
+                                ]
+                            )
+                self.new_task = gr.Button("Start a new task", size="sm", variant="secondary")
+                with gr.Accordion("Settings", open=False, elem_id="remsa-settings"):
+                    self.k = gr.Slider(
+                        1, MAX_RATED, value=k_default, step=1, label="Models per answer (top-k)"
+                    )
+                    self.memory = gr.Checkbox(
+                        value=settings.memory.enabled,
+                        label="Remember my tasks and feedback (task memory)",
+                    )
+                    gr.Markdown(
+                        f"Engine: **{engine_name(settings)}**"
+                        + (
+                            " (rules and evidence, no LLM, no network)"
+                            if settings.llm.provider == "none"
+                            else ""
+                        )
+                        + f"  \nTask memory: {settings.memory.backend}; changes apply to the next task."
+                    )
+            with gr.Column(scale=6, min_width=380):
+                self.results = gr.HTML(EMPTY_RESULTS, elem_id="remsa-results")
+                with gr.Row(visible=False) as self.export_row:
+                    self.download_json = gr.DownloadButton("Download JSON", size="sm")
+                    self.download_md = gr.DownloadButton("Download Markdown", size="sm")
+                with gr.Accordion("Rate these recommendations", open=False, visible=False) as self.rate_box:
+                    self.rate_rows: list[tuple[Any, Any, Any, Any]] = []
+                    for _ in range(MAX_RATED):
+                        with gr.Row(visible=False) as row:
+                            label = gr.Markdown()
+                            up = gr.Button("👍 useful", size="sm", min_width=90)
+                            down = gr.Button("👎 not useful", size="sm", min_width=90)
+                        self.rate_rows.append((row, label, up, down))
+                    self.comment = gr.Textbox(label="Comment (optional)", lines=1)
+                    self.feedback_msg = gr.Markdown(elem_id="remsa-feedback")
+        self.state = gr.State(Conversation())
+        self._wire()
+
+    # -- wiring -----------------------------------------------------------------------------------
+    @property
+    def outputs(self) -> list[Any]:
+        """Every component a turn may update."""
+        rows = [c for row in self.rate_rows for c in row[:2]]
+        buttons = [b for slot in self.option_buttons for b in slot]
+        return [
+            self.chatbot,
+            self.query,
+            self.state,
+            self.status,
+            self.results,
+            self.questions_box,
+            *self.question_md,
+            *buttons,
+            self.export_row,
+            self.download_json,
+            self.download_md,
+            self.rate_box,
+            *rows,
+            self.feedback_msg,
+        ]
+
+    def _wire(self) -> None:
+        common: dict[str, Any] = {"outputs": self.outputs, "show_progress": "hidden"}
+        inputs = [self.query, self.chatbot, self.state, self.k, self.memory]
+        self.query.submit(self.respond, inputs=inputs, api_visibility="private", **common)
+        self.send.click(self.respond, inputs=inputs, api_visibility="private", **common)
+        for button in self.examples:
+            button.click(
+                self.respond_new,
+                inputs=[button, self.chatbot, self.state, self.k, self.memory],
+                api_visibility="private",
+                **common,
+            )
+        for slot, buttons in enumerate(self.option_buttons):
+            for button in buttons:
+                button.click(
+                    partial(self.answer_clicked, slot),
+                    inputs=[button, self.chatbot, self.state, self.k, self.memory],
+                    api_visibility="private",
+                    **common,
+                )
+        for rank, (_, _, up, down) in enumerate(self.rate_rows, start=1):
+            for button, vote in ((up, "up"), (down, "down")):
+                button.click(
+                    partial(self.rate, rank, vote),
+                    inputs=[self.state, self.comment],
+                    outputs=[self.feedback_msg],
+                    api_visibility="private",
+                )
+        self.new_task.click(self.reset, outputs=self.outputs, api_visibility="private")
+
+    # -- handlers ---------------------------------------------------------------------------------
+    def respond(
+        self,
+        text: str,
+        history: list[dict[str, Any]] | None,
+        conv: Conversation,
+        k: float,
+        memory_on: bool,
+        request: gr.Request | None = None,
+    ) -> Iterator[Updates]:
+        """Typed text: answers pending questions or starts a task; streams progress, then the answer."""
+        settings = self._settings(k, memory_on, request)
+        if not (text or "").strip():
+            yield {self.status: "Type your task first, e.g. *" + EXAMPLE_QUERIES[0] + "*."}
+            return
+        try:
+            call = start_or_continue(conv, text, settings)
+        except RemsaError as exc:
+            yield {self.status: f"**Problem:** {exc}"}
+            return
+        yield from self._turn(conv, list(history or []), text, call)
+
+    def respond_new(
+        self,
+        text: str,
+        history: list[dict[str, Any]] | None,
+        conv: Conversation,
+        k: float,
+        memory_on: bool,
+        request: gr.Request | None = None,
+    ) -> Iterator[Updates]:
+        """An example query: always a new task, even while questions are pending."""
+        conv.session = None
+        yield from self.respond(text, history, conv, k, memory_on, request)
+
+    def answer_clicked(
+        self,
+        slot: int,
+        option: str,
+        history: list[dict[str, Any]] | None,
+        conv: Conversation,
+        k: float,
+        memory_on: bool,
+    ) -> Iterator[Updates]:
+        """A suggested answer was clicked: submit it as the answer to that question."""
+        pending = conv.pending
+        if slot >= len(pending):
+            yield {self.status: "That question is no longer pending."}
+            return
+        question = pending[slot]
+        try:
+            call = answer_call(conv, question.field, option)
+        except RemsaError as exc:
+            yield {self.status: f"**Problem:** {exc}"}
+            return
+        yield from self._turn(conv, list(history or []), option, call)
+
+    def rate(self, rank: int, vote: str, conv: Conversation, comment: str | None) -> str:
+        """Store a vote on the model at ``rank`` of the last answer."""
+        return give_feedback(conv, rank, vote, comment)
+
+    def reset(self) -> Updates:
+        """Forget the conversation (a fresh Session on the next message)."""
+        updates = self._clear_panels(Conversation())
+        updates.update({self.chatbot: [], self.results: EMPTY_RESULTS, self.status: "", self.query: ""})
+        return updates
+
+    # -- helpers ----------------------------------------------------------------------------------
+    def _settings(self, k: float, memory_on: bool, request: gr.Request | None) -> Settings:
+        user = getattr(request, "username", None) if request is not None else None
+        return session_settings(self.settings, int(k), memory_on, user)
+
+    def _turn(
+        self, conv: Conversation, history: list[dict[str, Any]], text: str, call: Any
+    ) -> Iterator[Updates]:
+        history = [*history, _user(text), _bot("⏳ Interpreting your task…")]
+        updates = self._clear_panels(conv)
+        updates.update({self.chatbot: history, self.query: "", self.status: "⏳ Interpreting your task…"})
+        yield updates
+        assert conv.session is not None
+        try:
+            for item in run_with_progress(conv.session, call):
+                if isinstance(item, Selection):
+                    yield self._answered(conv, history, item)
+                    return
+                history[-1] = _bot(f"⏳ {item}")
+                yield {self.chatbot: history, self.status: f"⏳ {item}"}
+        except RemsaError as exc:
+            history[-1] = _bot(f"**Problem:** {exc}")
+            yield {self.chatbot: history, self.status: f"**Problem:** {exc}", self.state: conv}
+
+    def _answered(self, conv: Conversation, history: list[dict[str, Any]], selection: Selection) -> Updates:
+        history[-1] = _bot(chat_summary(selection))
+        updates = self._clear_panels(conv)
+        updates.update(
+            {
+                self.chatbot: history,
+                self.results: selection_html(selection),
+                self.status: status_line(selection),
+            }
+        )
+        questions = conv.pending
+        updates[self.questions_box] = gr.Column(visible=bool(questions))
+        for slot, question in enumerate(questions[:MAX_QUESTIONS]):
+            updates[self.question_md[slot]] = gr.Markdown(f"**{question.text}**", visible=True)
+            for j, option in enumerate(question.options[:MAX_OPTIONS]):
+                updates[self.option_buttons[slot][j]] = gr.Button(option, visible=True)
+        if selection.models:
+            json_path, md_path = export_files(conv, selection)
+            updates[self.export_row] = gr.Row(visible=True)
+            updates[self.download_json] = gr.DownloadButton(value=str(json_path))
+            updates[self.download_md] = gr.DownloadButton(value=str(md_path))
+            updates[self.rate_box] = gr.Accordion(visible=True)
+            for model, (row, label, _, _) in zip(selection.models, self.rate_rows, strict=False):
+                updates[row] = gr.Row(visible=True)
+                updates[label] = f"{model.rank}. **{model.name}**"
+        return updates
+
+    def _clear_panels(self, conv: Conversation) -> Updates:
+        updates: Updates = {self.state: conv, self.questions_box: gr.Column(visible=False)}
+        for md in self.question_md:
+            updates[md] = gr.Markdown(visible=False)
+        for slot in self.option_buttons:
+            for button in slot:
+                updates[button] = gr.Button(visible=False)
+        updates[self.export_row] = gr.Row(visible=False)
+        updates[self.rate_box] = gr.Accordion(visible=False)
+        for row, label, _, _ in self.rate_rows:
+            updates[row] = gr.Row(visible=False)
+            updates[label] = ""
+        updates[self.feedback_msg] = ""
+        return updates

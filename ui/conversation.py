@@ -1,0 +1,159 @@
+"""One browser session's conversation: its own Session, live progress, exports, feedback.
+
+Kept free of Gradio so the chat logic can be tested directly.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from agent.api import Session
+from agent.errors import RemsaError
+from agent.selection import Selection, Status
+from agent.settings import Settings
+from agent.systems import ClarificationQuestion
+
+POLL_S = 0.25
+
+# What the agent is doing once a step has finished (the orchestrator appends a step when it ends).
+_NEXT_STEP: dict[str, str] = {
+    "": "Interpreting your task…",
+    "interpret": "Checking what is missing…",
+    "check": "Retrieving candidates from RS-FMD…",
+    "retrieve": "Filtering on your hard constraints…",
+    "filter": "Ranking with the reported evidence…",
+    "rank": "Writing the explanation…",
+    "clarify": "Preparing questions…",
+    "explain": "Finishing…",
+}
+
+
+@dataclass
+class Conversation:
+    """Per-browser-session state: the agent Session and the files exported from its last answer."""
+
+    session: Session | None = None
+    export_dir: Path | None = None
+    votes: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def selection(self) -> Selection | None:
+        """The last answer of this conversation."""
+        return self.session.last_selection if self.session else None
+
+    @property
+    def pending(self) -> list[ClarificationQuestion]:
+        """Questions the agent is waiting for."""
+        sel = self.selection
+        return list(sel.questions) if sel and sel.status == Status.needs_clarification else []
+
+
+def session_settings(base: Settings, k: int, memory_on: bool, user: str | None) -> Settings:
+    """The settings one request runs with: the panel's top-k and memory switch, the login as user id."""
+    update: dict[str, object] = {
+        "top_k": int(k),
+        "memory": base.memory.model_copy(update={"enabled": bool(memory_on)}),
+    }
+    if user:
+        update["user_id"] = user
+    return base.model_copy(update=update)
+
+
+def progress_label(session: Session) -> str:
+    """What the agent is doing now, from the steps the running request has completed."""
+    done = session.progress
+    return _NEXT_STEP.get(done[-1] if done else "", "Working…")
+
+
+def run_with_progress(session: Session, call: Callable[[], Selection]) -> Iterator[str | Selection]:
+    """Run ``call`` in a worker thread; yield a progress label whenever it changes, then the Selection.
+
+    Errors the user can cause (RemsaError) are re-raised for the caller to show.
+    """
+    last = ""
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="remsa-turn") as pool:
+        future = pool.submit(call)
+        while True:
+            try:
+                result = future.result(timeout=POLL_S)
+            except FutureTimeout:
+                label = progress_label(session)
+                if label != last:
+                    last = label
+                    yield label
+                continue
+            yield result
+            return
+
+
+def start_or_continue(conv: Conversation, text: str, settings: Settings) -> Callable[[], Selection]:
+    """The call that answers typed text: answers pending questions, or starts a new task."""
+    if conv.session is None or not conv.pending:
+        conv.session = Session(settings, k=settings.top_k)
+        conv.votes = {}
+    session = conv.session
+    return lambda: session.ask(text)
+
+
+def answer_call(conv: Conversation, field_name: str, option: str) -> Callable[[], Selection]:
+    """The call that answers one clarification question with a clicked option."""
+    if conv.session is None:
+        raise RemsaError("No question is pending: describe your task first.")
+    session = conv.session
+    return lambda: session.answer({field_name: option})
+
+
+def export_files(conv: Conversation, selection: Selection) -> tuple[Path, Path]:
+    """Write the answer as JSON and Markdown files for download; returns their paths."""
+    if conv.export_dir is None:
+        conv.export_dir = Path(tempfile.mkdtemp(prefix="remsa-export-"))
+    stem = re.sub(r"[^a-z0-9]+", "-", selection.query_text.lower()).strip("-")[:40] or "answer"
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    json_path = conv.export_dir / f"remsa-{stem}-{stamp}.json"
+    md_path = conv.export_dir / f"remsa-{stem}-{stamp}.md"
+    json_path.write_text(json.dumps(selection.model_dump(mode="json"), indent=2), encoding="utf-8")
+    md_path.write_text(selection.to_markdown(), encoding="utf-8")
+    return json_path, md_path
+
+
+def give_feedback(conv: Conversation, rank: int, vote: str, comment: str | None) -> str:
+    """Store an up/down vote on the model at ``rank``; returns the message to show."""
+    sel = conv.selection
+    if conv.session is None or sel is None or not sel.models:
+        return "Ask for a recommendation first; then rate the models."
+    if not 1 <= rank <= len(sel.models):
+        return f"There is no model at rank {rank} in the last answer."
+    model = sel.models[rank - 1]
+    if not conv.session.settings.memory.enabled:
+        return (
+            f"Not stored: task memory is off, so your vote on {model.name} cannot be remembered. "
+            "Switch on 'Remember my tasks and feedback' under Settings and ask again to rate models."
+        )
+    if sel.interaction_id is None:
+        return f"Not stored: this answer was not saved to task memory ({_memory_problem(conv)})."
+    try:
+        conv.session.feedback(model.model_id, vote, comment.strip() if comment and comment.strip() else None)
+    except RemsaError as exc:
+        return f"Not stored: {exc}"
+    conv.votes[model.model_id] = vote
+    word = "useful" if vote == "up" else "not useful"
+    return f"Thanks: {model.name} marked {word}. remsa will weigh this for similar tasks of yours."
+
+
+def _memory_problem(conv: Conversation) -> str:
+    error = conv.session.memory_error if conv.session else None
+    return error or "task memory was unavailable"
+
+
+def status_line(selection: Selection) -> str:
+    """A one-line summary of how the answer was reached, from its trace."""
+    names = " → ".join(s.step for s in selection.trace if s.step)
+    return f"Done in {selection.elapsed_ms / 1000:.1f} s ({names}); engine: {selection.engine}."

@@ -1,0 +1,299 @@
+"""The Explore tab: RS-FMD as a filterable, sortable table and one record with its sources."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from html import escape
+from typing import Any
+
+import gradio as gr
+
+from rsfmd.catalog import database_stats, filter_records, find_record, sources_for_field
+from rsfmd.schema import ModelRecord
+from ui.cards import link_html
+
+ANY = "any"
+TABLE_COLUMNS: tuple[str, ...] = (
+    "Model",
+    "Category",
+    "Year",
+    "Params (M)",
+    "Modalities",
+    "Sensors",
+    "Task types",
+    "Weights",
+    "Benchmarks",
+)
+SORT_KEYS: tuple[str, ...] = (
+    "Model",
+    "Year (newest first)",
+    "Params (smallest first)",
+    "Benchmarks (most first)",
+)
+_DETAIL_SKIP = frozenset({"sources", "benchmarks", "confidence", "verified", "model_id", "model_name"})
+
+
+@dataclass(frozen=True)
+class RecordFilter:
+    """What the Explore filters ask for; empty or 'any' means no constraint."""
+
+    text: str = ""
+    category: str = ANY
+    modality: str = ANY
+    sensor: str = ANY
+    task_type: str = ANY
+    min_params: float | None = None
+    max_params: float | None = None
+    min_year: int | None = None
+    max_year: int | None = None
+    weights_only: bool = False
+
+
+def _given(value: str | None) -> str | None:
+    return value if value and value != ANY else None
+
+
+def has_weights(record: ModelRecord) -> bool:
+    """Weights are released (flag or link)."""
+    return bool(record.weights_available) or record.weights is not None
+
+
+def apply_filter(records: Sequence[ModelRecord], f: RecordFilter) -> list[ModelRecord]:
+    """Records passing every filter; a range excludes records whose value is unknown."""
+    out = filter_records(
+        records,
+        modality=_given(f.modality),
+        sensor=_given(f.sensor),
+        category=_given(f.category),
+        task_type=_given(f.task_type),
+        max_parameters=f.max_params,
+    )
+    if f.min_params is not None:
+        out = [r for r in out if (p := r.largest_parameters) is not None and p >= f.min_params]
+    if f.min_year is not None:
+        out = [r for r in out if r.year is not None and r.year >= f.min_year]
+    if f.max_year is not None:
+        out = [r for r in out if r.year is not None and r.year <= f.max_year]
+    if f.weights_only:
+        out = [r for r in out if has_weights(r)]
+    if f.text.strip():
+        needle = f.text.strip().lower()
+        out = [
+            r
+            for r in out
+            if needle in r.model_name.lower()
+            or needle in r.short_description.lower()
+            or any(needle in a.lower() for a in r.aliases)
+        ]
+    return out
+
+
+def sort_records(records: Sequence[ModelRecord], key: str) -> list[ModelRecord]:
+    """Records ordered by one of SORT_KEYS; unknown values last."""
+    if key == "Year (newest first)":
+        return sorted(
+            records,
+            key=lambda r: (r.release_date is None, -(r.release_date.toordinal() if r.release_date else 0)),
+        )
+    if key == "Params (smallest first)":
+        return sorted(records, key=lambda r: (r.smallest_parameters is None, r.smallest_parameters or 0.0))
+    if key == "Benchmarks (most first)":
+        return sorted(records, key=lambda r: (-len(r.benchmarks), r.model_name.lower()))
+    return sorted(records, key=lambda r: r.model_name.lower())
+
+
+def _params(record: ModelRecord) -> str:
+    low, high = record.smallest_parameters, record.largest_parameters
+    if low is None or high is None:
+        return ""
+    return f"{low:g}" if low == high else f"{low:g}–{high:g}"
+
+
+def table_rows(records: Sequence[ModelRecord]) -> list[list[Any]]:
+    """One table row per record, in TABLE_COLUMNS order."""
+    return [
+        [
+            r.model_name,
+            r.category.value,
+            r.year or "",
+            _params(r),
+            ", ".join(r.modalities),
+            ", ".join(r.supported_sensors[:4]) + (" …" if len(r.supported_sensors) > 4 else ""),
+            ", ".join(r.all_task_types),
+            "yes" if has_weights(r) else "no",
+            len(r.benchmarks),
+        ]
+        for r in records
+    ]
+
+
+def _labels(percentage: float | None) -> str:
+    return f" ({percentage:g}% labels)" if percentage else ""
+
+
+def record_detail_html(record: ModelRecord) -> str:
+    """A record field by field, each value with the URLs of the sources that support it; then benchmarks."""
+    data = record.model_dump(mode="json", exclude_defaults=True)
+    rows = []
+    for name, value in data.items():
+        if name in _DETAIL_SKIP:
+            continue
+        text = (
+            value
+            if isinstance(value, str)
+            else ", ".join(map(str, value))
+            if isinstance(value, list)
+            else value
+        )
+        shown = str(text)
+        if len(shown) > 300:
+            shown = shown[:297] + "..."
+        urls = sources_for_field(record, name)
+        sources = " ".join(link_html(f"[{i}]", u) for i, u in enumerate(urls, start=1)) or (
+            '<span class="remsa-muted">none named</span>'
+        )
+        value_html = (
+            link_html(shown, shown) if name in {"paper_link", "repository", "weights"} else escape(shown)
+        )
+        rows.append(f"<tr><td><code>{escape(name)}</code></td><td>{value_html}</td><td>{sources}</td></tr>")
+    bench_rows = "".join(
+        "<tr>"
+        f"<td>{escape(b.dataset)}</td><td>{escape(b.task_type)}</td>"
+        f"<td>{escape(b.setting or '')}{_labels(b.sampling_percentage)}</td>"
+        f"<td>{escape(', '.join(f'{m} {v:g}' for m, v in b.values().items()))}</td>"
+        f"<td>{escape(b.variant or '')}</td>"
+        f"<td>{link_html('source', b.source_url)}{escape(' ' + b.source_note) if b.source_note else ''}</td>"
+        "</tr>"
+        for b in record.benchmarks
+    )
+    benchmarks = (
+        '<table class="remsa-table remsa-benchmarks"><thead><tr><th>dataset</th><th>task</th><th>setting</th>'
+        f"<th>results</th><th>variant</th><th>source</th></tr></thead><tbody>{bench_rows}</tbody></table>"
+        if record.benchmarks
+        else '<p class="remsa-muted">No benchmark results recorded.</p>'
+    )
+    all_sources = "".join(
+        f"<li>{link_html(s.url, s.url)} <span class='remsa-muted'>{escape(', '.join(s.fields))}</span></li>"
+        for s in record.sources
+    )
+    return (
+        f'<div class="remsa-detail" data-model-id="{escape(record.model_id, quote=True)}">'
+        f"<h3>{escape(record.model_name)} <small class='remsa-muted'>({escape(record.model_id)})</small></h3>"
+        '<table class="remsa-table remsa-fields"><thead><tr><th>field</th><th>value</th><th>sources</th></tr>'
+        f"</thead><tbody>{''.join(rows)}</tbody></table>"
+        f"<h4>Benchmarks ({len(record.benchmarks)})</h4>{benchmarks}"
+        f"<h4>Sources</h4><ol>{all_sources}</ol></div>"
+    )
+
+
+def _count_text(shown: int, total: int) -> str:
+    return f"{shown} of {total} models match."
+
+
+def _choices(counts: dict[str, int]) -> list[str]:
+    return [ANY, *sorted(counts)]
+
+
+class ExploreTab:
+    """Builds the Explore tab over a fixed list of records."""
+
+    def __init__(self, records: Sequence[ModelRecord]) -> None:
+        self.records = list(records)
+        stats = database_stats(self.records)
+        years = [r.year for r in self.records if r.year]
+        gr.Markdown(
+            f"**RS-FMD: {stats['count']} models, {stats['benchmark_results']} benchmark results.** "
+            "Filter, sort, then pick a model (or click its row) to see every field with its sources."
+        )
+        with gr.Row():
+            self.text = gr.Textbox(label="Search name or description", scale=2, elem_id="explore-search")
+            self.category = gr.Dropdown(_choices(stats["by_category"]), value=ANY, label="Category")
+            self.modality = gr.Dropdown(_choices(stats["by_modality"]), value=ANY, label="Modality")
+            self.sensor = gr.Dropdown(_choices(stats["by_sensor"]), value=ANY, label="Sensor")
+            self.task_type = gr.Dropdown(_choices(stats["by_task_type"]), value=ANY, label="Task type")
+        with gr.Row():
+            self.min_params = gr.Number(label="Min params (M)", value=None, placeholder="any", minimum=0)
+            self.max_params = gr.Number(label="Max params (M)", value=None, placeholder="any", minimum=0)
+            self.min_year = gr.Number(label="From year", value=min(years) if years else None, precision=0)
+            self.max_year = gr.Number(label="To year", value=max(years) if years else None, precision=0)
+            self.weights = gr.Checkbox(label="Weights available", value=False)
+            self.sort = gr.Dropdown(list(SORT_KEYS), value=SORT_KEYS[0], label="Sort by")
+        self.count = gr.Markdown(_count_text(len(self.records), len(self.records)), elem_id="explore-count")
+        self.table = gr.Dataframe(
+            headers=list(TABLE_COLUMNS),
+            value=table_rows(sort_records(self.records, SORT_KEYS[0])),
+            interactive=False,
+            wrap=True,
+            max_height=420,
+            column_widths=["15%", "10%", "6%", "8%", "14%", "16%", "17%", "7%", "7%"],
+            elem_id="explore-table",
+        )
+        self.pick = gr.Dropdown(
+            [r.model_name for r in sort_records(self.records, SORT_KEYS[0])],
+            value=None,
+            label="Open a record",
+            elem_id="explore-pick",
+        )
+        self.detail = gr.HTML(elem_id="explore-detail")
+        filters = [
+            self.text, self.category, self.modality, self.sensor, self.task_type,
+            self.min_params, self.max_params, self.min_year, self.max_year, self.weights, self.sort,
+        ]  # fmt: skip
+        for component in filters:
+            component.change(  # type: ignore[attr-defined]
+                self.refresh,
+                inputs=filters,
+                outputs=[self.table, self.count, self.pick],
+                api_visibility="private",
+                show_progress="hidden",
+            )
+        self.table.select(self.row_selected, outputs=[self.pick], api_visibility="private")
+        self.pick.change(self.show, inputs=[self.pick], outputs=[self.detail], api_visibility="private")
+
+    def refresh(
+        self,
+        text: str,
+        category: str,
+        modality: str,
+        sensor: str,
+        task_type: str,
+        min_params: float | None,
+        max_params: float | None,
+        min_year: float | None,
+        max_year: float | None,
+        weights: bool,
+        sort: str,
+    ) -> tuple[Any, str, Any]:
+        """Filtered and sorted table, its count, and the record picker limited to the shown rows."""
+        f = RecordFilter(
+            text=text or "",
+            category=category or ANY,
+            modality=modality or ANY,
+            sensor=sensor or ANY,
+            task_type=task_type or ANY,
+            min_params=min_params if min_params else None,  # an empty or 0 bound means no bound
+            max_params=max_params if max_params else None,
+            min_year=int(min_year) if min_year is not None else None,
+            max_year=int(max_year) if max_year is not None else None,
+            weights_only=bool(weights),
+        )
+        shown = sort_records(apply_filter(self.records, f), sort or SORT_KEYS[0])
+        rows = table_rows(shown)
+        count = _count_text(len(shown), len(self.records))
+        table = gr.Dataframe(value=rows if rows else [[""] * len(TABLE_COLUMNS)], headers=list(TABLE_COLUMNS))
+        return table, count, gr.Dropdown(choices=[r.model_name for r in shown], value=None)
+
+    def row_selected(self, evt: gr.SelectData) -> Any:
+        """Clicking a table row opens that record."""
+        row = evt.row_value if isinstance(evt.row_value, list) else None
+        return gr.Dropdown(value=row[0]) if row and row[0] else gr.Dropdown()
+
+    def show(self, name: str | None) -> str:
+        """The detail view of one record."""
+        if not name:
+            return ""
+        record = find_record(self.records, name)
+        if record is None:
+            return f'<p class="remsa-muted">No record named {escape(name)}.</p>'
+        return record_detail_html(record)
