@@ -180,9 +180,9 @@ def performance_fit(
     """Reported results on matching datasets, else a capabilities-encoding prediction."""
     items = index.relevant(c.record, query)
     if query.data_regime in {"few-shot", "zero-shot"}:
+        # Within each relevance level, results under the user's label budget come first.
         wanted = query.data_regime
-        preferred = [i for i in items if i.setting == wanted]
-        items = preferred + [i for i in items if i.setting != wanted]
+        items = sorted(items, key=lambda i: (-RELEVANCE_WEIGHT[i.relevance], i.setting != wanted))
     c.evidence_items = items
     # No result on the user's application itself: ask the capabilities encoding how the model
     # stands on the most similar datasets in the performance matrix.
