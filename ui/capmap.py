@@ -23,16 +23,26 @@ DATASET_COLOUR = "#ef6c00"
 HIGHLIGHT_COLOUR = "#c62828"
 
 
+def dataset_name(column_label: str) -> str:
+    """The dataset part of a column label such as 'Sen1Floods11 mIoU (fine-tune)'."""
+    head = column_label.split(" (", 1)[0]
+    words = head.split(" ")
+    return " ".join(words[:-1]) if len(words) > 1 else head
+
+
 def map_figure(models: list[MapPoint], datasets: list[MapPoint], highlight: str | None = None) -> Figure:
-    """Scatter of model rows (circles) and dataset columns (triangles), every point labelled."""
+    """Scatter of model rows (circles, labelled) and dataset columns (triangles, one label per dataset)."""
     fig = Figure(figsize=(11, 8), dpi=100, layout="constrained")
     ax = fig.add_subplot()
-    ax.scatter([p.x for p in datasets], [p.y for p in datasets], marker="^", s=28, c=DATASET_COLOUR,
-               alpha=0.75, label="dataset · metric · protocol")  # fmt: skip
-    for p in datasets:
-        ax.annotate(
-            p.label, (p.x, p.y), fontsize=5.5, color="#8d4004", xytext=(2, -6), textcoords="offset points"
-        )
+    ax.scatter([p.x for p in datasets], [p.y for p in datasets], marker="^", s=22, c=DATASET_COLOUR,
+               alpha=0.6, label="dataset column (dataset · metric · protocol)")  # fmt: skip
+    centres: dict[str, list[MapPoint]] = {}
+    for p in datasets:  # one label per dataset, at the mean of its columns, keeps the map readable
+        centres.setdefault(dataset_name(p.label), []).append(p)
+    for name, points in centres.items():
+        x = sum(p.x for p in points) / len(points)
+        y = sum(p.y for p in points) / len(points)
+        ax.annotate(name, (x, y), fontsize=6, color="#8d4004", ha="center", va="top", alpha=0.9)
     plain = [p for p in models if p.model_id != highlight]
     ax.scatter([p.x for p in plain], [p.y for p in plain], marker="o", s=30, c=MODEL_COLOUR, label="model")
     for p in plain:

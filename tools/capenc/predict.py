@@ -78,6 +78,16 @@ class MapPoint:
     y: float
 
 
+def row_label(row_id: str) -> str:
+    """A readable row name: the variant, prefixed with the model id unless the variant names it."""
+    model_id, _, variant = row_id.partition(ROW_SEPARATOR)
+    if not variant:
+        return model_id
+    squashed = "".join(ch for ch in variant.lower() if ch.isalnum())
+    family = "".join(ch for ch in model_id.lower() if ch.isalnum())
+    return variant if family[:5] in squashed else f"{model_id} · {variant}"
+
+
 def _jaccard(a: set[str], b: set[str]) -> float:
     return len(a & b) / len(a | b) if a and b else 0.0
 
@@ -310,7 +320,7 @@ class CapabilitiesPredictor:
         xy = centred @ vt[:2].T if vt.shape[0] >= 2 else np.pad(centred, ((0, 0), (0, 1)))
         n = len(self.row_ids)
         models = [
-            MapPoint(row.split(ROW_SEPARATOR, 1)[-1], row_model_id(row), float(x), float(y))
+            MapPoint(row_label(row), row_model_id(row), float(x), float(y))
             for row, (x, y) in zip(self.row_ids, xy[:n], strict=True)
         ]
         datasets = [
