@@ -298,7 +298,7 @@ def open_store(settings: Settings, encoder: Encoder | None = None) -> TaskMemory
     if encoder is None:
         from tools.embedding import shared_encoder
 
-        encoder = shared_encoder(settings.retrieval.embedding_batch_size)
+        encoder = shared_encoder(settings.retrieval.embedding_batch_size, settings.retrieval.max_tokens)
     backend = settings.memory.backend
     if backend == "chroma-server":
         where = f"{settings.memory.host}:{settings.memory.port}"

@@ -38,7 +38,8 @@ class RetrievalSettings(_Section):
     similarity_threshold: float = Field(
         default=0.05, ge=-1, le=1, description="Cosine similarity below which a record is not retrieved."
     )
-    embedding_batch_size: int = Field(default=64, ge=1, description="Texts per encoder batch.")
+    embedding_batch_size: int = Field(default=16, ge=1, description="Texts per encoder batch.")
+    max_tokens: int = Field(default=128, ge=16, le=256, description="Tokens per text the encoder reads.")
 
 
 class OrchestratorSettings(_Section):

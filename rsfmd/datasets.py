@@ -63,6 +63,13 @@ def dataset_info(value: str) -> DatasetInfo:
     )
 
 
+@cache
+def find_dataset(value: str) -> DatasetInfo | None:
+    """Facts about a dataset, or None when the table does not know it (cheap; cached)."""
+    found = get_dataset_table().get(value)
+    return dataset_info(found) if found is not None else None
+
+
 def list_datasets() -> list[str]:
     """Canonical dataset names in table order."""
     return get_dataset_table().names

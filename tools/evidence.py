@@ -10,11 +10,12 @@ import re
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 
 from agent.query import StructuredQuery
-from rsfmd.datasets import dataset_info, get_dataset_table
+from rsfmd.datasets import find_dataset, get_dataset_table
 from rsfmd.schema import Benchmark, ModelRecord
-from rsfmd.vocab import UnknownTermError, get_vocabulary, metric_info, term_key
+from rsfmd.vocab import get_vocabulary, metric_info, term_key
 
 RELATED_TASKS: dict[str, frozenset[str]] = {
     "classification": frozenset(
@@ -59,13 +60,15 @@ def dataset_key(name: str) -> str:
 
 def bench_application(bench: Benchmark) -> str | None:
     """The benchmark's application, canonical when the vocabularies know it."""
-    apps = get_vocabulary("applications")
-    if bench.application and (found := apps.get(bench.application)):
+    return _application(bench.application, bench.dataset)
+
+
+@cache
+def _application(application: str | None, dataset: str) -> str | None:
+    if application and (found := get_vocabulary("applications").get(application)):
         return found
-    try:
-        return dataset_info(bench.dataset).application
-    except UnknownTermError:
-        return None
+    info = find_dataset(dataset)
+    return info.application if info is not None else None
 
 
 @dataclass(frozen=True)

@@ -16,9 +16,9 @@ from pathlib import Path
 import numpy as np
 
 from agent.settings import Settings
-from rsfmd.datasets import dataset_info
+from rsfmd.datasets import find_dataset
 from rsfmd.schema import ModelRecord
-from rsfmd.vocab import UnknownTermError, application_task_type, get_vocabulary
+from rsfmd.vocab import application_task_type, get_vocabulary
 from tools.capenc.fit import Distance, FitConfig, fit_cells, pairwise_distance
 from tools.capenc.matrix import ROW_SEPARATOR, Column, FloatArray, PerformanceMatrix, prepare, row_model_id
 
@@ -109,6 +109,7 @@ class CapabilitiesPredictor:
         self.model_points, self.column_points = model_points, column_points  # (members, n, dims)
         self.distance, self.key = distance, key
         self._col_of = {c.key: j for j, c in enumerate(columns)}
+        self._nearest: dict[tuple[object, ...], list[Column]] = {}
         rows, cols = np.nonzero(~np.isnan(gaps))
         fitted = pairwise_distance(model_points[0][rows], column_points[0][cols], distance)
         self.residual_rms = float(np.sqrt(np.mean((fitted - gaps[rows, cols]) ** 2))) if len(rows) else 0.0
@@ -264,15 +265,26 @@ class CapabilitiesPredictor:
         modalities: Sequence[str],
     ) -> list[Column]:
         """Columns of the datasets most like the user's (task type, application, sensors, modalities)."""
+        key = (task_type, application, tuple(sensors), tuple(modalities))
+        if key not in self._nearest:  # one query asks this once per candidate model
+            self._nearest[key] = self._nearest_columns(task_type, application, sensors, modalities)
+        return self._nearest[key]
+
+    def _nearest_columns(
+        self,
+        task_type: str | None,
+        application: str | None,
+        sensors: Sequence[str],
+        modalities: Sequence[str],
+    ) -> list[Column]:
         app = get_vocabulary("applications").get(application) if application else None
         task = task_type or (application_task_type(app) if app else None)
         task = get_vocabulary("task_types").get(task) if task else None
         want_sensors, want_modalities = set(sensors), set(modalities)
         scores: dict[str, float] = {}
         for column in self._columns:
-            try:
-                info = dataset_info(column.dataset)
-            except UnknownTermError:  # a curated dataset name not (yet) in rsfmd/vocab/datasets.csv
+            info = find_dataset(column.dataset)
+            if info is None:  # a curated dataset name not (yet) in rsfmd/vocab/datasets.csv
                 continue
             topical = 3.0 * (task == info.task_type) + 3.0 * (app is not None and app == info.application)
             if (task or app) and topical == 0:
