@@ -5,7 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import llama_cpp  # noqa: F401  (fail at import when the extra is missing)
 from langchain_core.callbacks import CallbackManagerForLLMRun
 from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage
@@ -23,7 +22,7 @@ class LlamaCppChat(BaseChatModel):
 
     @classmethod
     def from_path(cls, path: Path, *, max_tokens: int, temperature: float) -> LlamaCppChat:
-        """Load the GGUF file (CPU, 2048-token context)."""
+        """Load the GGUF file (CPU, 2048-token context); ImportError when the extra is missing."""
         from llama_cpp import Llama
 
         client = Llama(model_path=str(path), n_ctx=2048, verbose=False, chat_format="gemma")

@@ -73,14 +73,15 @@ def make_chat_model(settings: Settings) -> Any:
     if llm.provider == "llamacpp":
         if llm.model_path is None or not Path(llm.model_path).is_file():
             raise ConfigurationError(f"REMSA_LLM__MODEL_PATH must name a GGUF file (got {llm.model_path!r}).")
+        from agent.llamacpp_chat import LlamaCppChat
+
         try:
-            from agent.llamacpp_chat import LlamaCppChat
+            return LlamaCppChat.from_path(
+                Path(llm.model_path), max_tokens=llm.max_tokens, temperature=llm.temperature
+            )
         except ImportError as exc:
             raise ConfigurationError(
                 "llama-cpp-python is not installed: pip install -e '.[llamacpp]' "
                 "(see the README for the portable build flags)."
             ) from exc
-        return LlamaCppChat.from_path(
-            Path(llm.model_path), max_tokens=llm.max_tokens, temperature=llm.temperature
-        )
     raise ConfigurationError(f"Unknown LLM provider {llm.provider!r}: use none, openai or llamacpp.")
