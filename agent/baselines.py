@@ -20,17 +20,23 @@ from agent.settings import Settings
 from agent.systems import SelectionSystem, SystemPick, UserSimulator
 
 
-class RemsaSystem:
-    """The full agent; answers clarification questions through the simulated user."""
+class _System:
+    """Common part of the systems: the settings they run with; available unless told otherwise."""
 
-    name = "remsa"
+    name = ""
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
 
     def unavailable_reason(self) -> str | None:
-        """Always available (offline engine at least)."""
+        """Why the system cannot run here, or None."""
         return None
+
+
+class RemsaSystem(_System):
+    """The full agent; answers clarification questions through the simulated user."""
+
+    name = "remsa"
 
     def select(self, query: str, k: int, user: UserSimulator | None = None) -> SystemPick:
         """Run a session, answering up to three rounds of questions."""
@@ -53,17 +59,10 @@ class RemsaSystem:
         )
 
 
-class DbRetrievalSystem:
+class DbRetrievalSystem(_System):
     """Embedding retrieval only: the k most similar records to the raw query text."""
 
     name = "db-retrieval"
-
-    def __init__(self, settings: Settings) -> None:
-        self.settings = settings
-
-    def unavailable_reason(self) -> str | None:
-        """Always available."""
-        return None
 
     def select(self, query: str, k: int, user: UserSimulator | None = None) -> SystemPick:
         """FAISS top-k on the query as written."""
@@ -77,12 +76,7 @@ class DbRetrievalSystem:
         )
 
 
-class _NeedsLLM:
-    name = ""
-
-    def __init__(self, settings: Settings) -> None:
-        self.settings = settings
-
+class _NeedsLLM(_System):
     def unavailable_reason(self) -> str | None:
         """Unavailable without a configured LLM."""
         if self.settings.llm.provider == "none":

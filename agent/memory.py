@@ -190,6 +190,17 @@ def with_feedback(interaction: Interaction, model_id: str, vote: Vote, comment: 
 # In-memory store (tests, and the 'in-memory' backend)
 
 
+def query_embeddings(
+    encoder: Encoder, interactions: Sequence[Interaction], embeddings: np.ndarray | None
+) -> np.ndarray:
+    """Embeddings of the interactions' query texts: the given ones (checked) or freshly encoded."""
+    vectors = encoder.encode([i.query_text for i in interactions]) if embeddings is None else embeddings
+    vectors = np.asarray(vectors, dtype=np.float32)
+    if len(vectors) != len(interactions):
+        raise ValueError(f"{len(interactions)} interactions but {len(vectors)} embeddings")
+    return vectors
+
+
 def _normalised(vectors: np.ndarray) -> np.ndarray:
     matrix = np.asarray(vectors, dtype=np.float32)
     norms = np.linalg.norm(matrix, axis=1, keepdims=True)
@@ -219,11 +230,7 @@ class InMemoryTaskMemory:
         """Store several interactions, optionally with precomputed embeddings of their query texts."""
         if not interactions:
             return []
-        if embeddings is None:
-            embeddings = self._encoder.encode([i.query_text for i in interactions])
-        vectors = _normalised(embeddings)
-        if len(vectors) != len(interactions):
-            raise ValueError(f"{len(interactions)} interactions but {len(vectors)} embeddings")
+        vectors = _normalised(query_embeddings(self._encoder, interactions, embeddings))
         with self._lock:
             for interaction, vector in zip(interactions, vectors, strict=True):
                 rows = self._rows.setdefault(interaction.user_id, {})

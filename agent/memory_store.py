@@ -27,6 +27,7 @@ from agent.memory import (
     PastTask,
     Vote,
     collection_name,
+    query_embeddings,
     user_sha256,
     with_feedback,
 )
@@ -231,11 +232,7 @@ class ChromaTaskMemory:
         """Store several interactions, optionally with precomputed embeddings of their query texts."""
         if not interactions:
             return []
-        if embeddings is None:
-            embeddings = self._encoder.encode([i.query_text for i in interactions])
-        vectors = np.asarray(embeddings, dtype=np.float32)
-        if len(vectors) != len(interactions):
-            raise ValueError(f"{len(interactions)} interactions but {len(vectors)} embeddings")
+        vectors = query_embeddings(self._encoder, interactions, embeddings)
         by_user: dict[str, list[int]] = {}
         for index, interaction in enumerate(interactions):
             by_user.setdefault(interaction.user_id, []).append(index)

@@ -25,8 +25,8 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from rsfmd.datasets import get_dataset_table
-from rsfmd.importers import ImportReport, ModelResolver
-from rsfmd.loader import atomic_write_text, default_data_dir, load_database
+from rsfmd.importers import ImportReport, ModelResolver, register_import_command, write_attachments
+from rsfmd.loader import default_data_dir
 from rsfmd.schema import Benchmark, ModelRecord
 from rsfmd.vocab import get_vocabulary
 
@@ -318,33 +318,19 @@ def import_torchgeo_tables(
 ) -> TorchgeoImportReport:
     """Import the torchgeo weight tables; write the attachment file atomically unless ``dry_run``."""
     report = build_torchgeo_import(shared_dir, records)
-    if not dry_run:
-        target = output or default_data_dir() / "benchmarks" / OUTPUT_NAME
-        atomic_write_text(target, "".join(line + "\n" for line in report.lines))
-        report.output = target
+    write_attachments(report, output or default_data_dir() / "benchmarks" / OUTPUT_NAME, dry_run)
     return report
-
-
-def _run(args: argparse.Namespace) -> int:
-    data = Path(args.data) if args.data else default_data_dir()
-    records = load_database(data, strict=False).records
-    output = (data if data.is_dir() else data.parent) / "benchmarks" / OUTPUT_NAME
-    report = import_torchgeo_tables(Path(args.shared), records, output=output, dry_run=args.dry_run)
-    print(report.summary())
-    return 0
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> argparse.ArgumentParser:
     """Add ``import-torchgeo-benchmarks --shared DIR [--data DIR] [--dry-run]``."""
-    parser = subparsers.add_parser(
+    return register_import_command(
+        subparsers,
         "import-torchgeo-benchmarks",
-        help="Import the score columns of torchgeo's pretrained-weight tables (confirmed columns only).",
+        "Import the score columns of torchgeo's pretrained-weight tables (confirmed columns only).",
+        build_torchgeo_import,
+        OUTPUT_NAME,
     )
-    parser.add_argument("--shared", required=True, help="Folder with the shared source tables.")
-    parser.add_argument("--data", default=None, help="RS-FMD data folder (the shipped one by default).")
-    parser.add_argument("--dry-run", action="store_true", help="Report what would be written; write nothing.")
-    parser.set_defaults(func=_run)
-    return parser
 
 
 def check_protocols() -> None:
