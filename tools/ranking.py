@@ -15,7 +15,14 @@ from dataclasses import dataclass, field
 
 from agent.query import StructuredQuery
 from rsfmd.schema import Alignment, Category, ModelRecord
-from tools.evidence import RELATED_TASKS, RELEVANCE_WEIGHT, EvidenceIndex, EvidenceItem, bench_application
+from tools.evidence import (
+    RELATED_TASKS,
+    RELEVANCE_WEIGHT,
+    EvidenceIndex,
+    EvidenceItem,
+    bench_application,
+    setting_class,
+)
 from tools.filtering import COMPATIBLE_MODALITIES, requested_modalities, sensor_family
 
 BASE_WEIGHTS: dict[str, float] = {
@@ -267,22 +274,38 @@ def recency_fit(c: Candidate) -> Criterion:
     return Criterion(score, evidence=[f"released {year}"])
 
 
+def _result_settings(record: ModelRecord) -> set[tuple[str, str]]:
+    """(task type, coarse setting) of every reported result."""
+    return {(b.task_type, setting_class(b)) for b in record.benchmarks}
+
+
 def regime_fit(c: Candidate, query: StructuredQuery) -> Criterion:
     """How usable the model is with the user's amount of labelled data."""
     r = c.record
     tasks = set(r.all_task_types)
     settings = {i.setting for i in c.evidence_items}
     if query.data_regime == "zero-shot":
-        if r.category == Category.vision_language and tasks & {
-            "zero-shot classification",
-            "retrieval",
-            "vqa",
-        }:
-            return Criterion(1.0, evidence=["usable without training (zero-shot vision-language)"])
-        if r.category in {Category.vision_language, Category.embedding_product}:
-            return Criterion(0.75, evidence=["usable without fine-tuning"])
+        # Usable without labels means usable for *this* task without training a head.
+        task = query.task_type
+        classification_like = task in {None, "classification", "zero-shot classification", "retrieval"}
+        if r.category == Category.vision_language:
+            # Declared abilities or zero-shot results count; a benchmark with a trained decoder does not.
+            zero_shot = set(r.task_types) | {
+                t for t, setting in _result_settings(r) if setting == "zero-shot"
+            }
+            if (
+                task is not None
+                and task in zero_shot
+                and task not in {"classification", "multi-label classification"}
+            ):
+                return Criterion(1.0, evidence=[f"does {task} from text prompts, without training"])
+            if classification_like and tasks & {"zero-shot classification", "retrieval"}:
+                return Criterion(1.0, evidence=["usable without training (zero-shot vision-language)"])
+            return Criterion(0.45, evidence=[f"vision-language, but not shown doing {task} without training"])
         if "zero-shot" in settings:
             return Criterion(0.9, evidence=["zero-shot results reported"])
+        if r.category == Category.embedding_product:
+            return Criterion(0.7, evidence=["precomputed embeddings: cluster or search them without labels"])
         return Criterion(0.25, evidence=["needs at least a trained head"])
     if query.data_regime == "few-shot":
         low = [i for i in c.evidence_items if i.setting == "few-shot"]
