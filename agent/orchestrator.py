@@ -117,12 +117,7 @@ class Orchestrator:
 
     def _check(self, turn: Turn) -> StateName:
         missing = turn.query.missing_mandatory()
-        questions = (
-            questions_for(turn.query, "missing", turn.asked) if missing and self._may_clarify(turn) else []
-        )
-        if questions:
-            turn.clarify_reason = "missing"
-            turn.questions = questions
+        if missing and self._queue_questions(turn, "missing"):
             self._note(turn, f"missing mandatory: {', '.join(missing)}")
             return "clarify"
         for name in missing:
@@ -178,12 +173,8 @@ class Orchestrator:
         if not turn.candidates:
             turn.status = Status.no_match
             return "explain"
-        if strict > self.settings.orchestrator.max_candidates and self._may_clarify(turn):
-            questions = questions_for(turn.query, "too_many", turn.asked)
-            if questions:
-                turn.clarify_reason = "too_many"
-                turn.questions = questions
-                return "rank"
+        if strict > self.settings.orchestrator.max_candidates:
+            self._queue_questions(turn, "too_many")  # asked after ranking, with the ranking shown
         return "rank"
 
     def _rank(self, turn: Turn) -> StateName:
@@ -198,12 +189,9 @@ class Orchestrator:
         self._note(turn, f"ranked {len(ranked)}; overall confidence {turn.confidence:.2f}")
         if turn.questions and turn.clarify_reason == "too_many":
             return "clarify"
-        if turn.confidence < self.settings.orchestrator.confidence_threshold and self._may_clarify(turn):
-            questions = questions_for(turn.query, "low_confidence", turn.asked)
-            if questions:
-                turn.clarify_reason = "low_confidence"
-                turn.questions = questions
-                return "clarify"
+        low = turn.confidence < self.settings.orchestrator.confidence_threshold
+        if low and self._queue_questions(turn, "low_confidence"):
+            return "clarify"
         return "explain"
 
     def _clarify(self, turn: Turn) -> StateName:
@@ -227,6 +215,15 @@ class Orchestrator:
     # -- helpers ----------------------------------------------------------------------------------
     def _may_clarify(self, turn: Turn) -> bool:
         return turn.clarify and turn.rounds < self.settings.orchestrator.max_clarification_rounds
+
+    def _queue_questions(self, turn: Turn, reason: str) -> bool:
+        """Queue questions for ``reason`` when a round remains and a field is left to ask about."""
+        if not self._may_clarify(turn):
+            return False
+        questions = questions_for(turn.query, reason, turn.asked)
+        if questions:
+            turn.clarify_reason, turn.questions = reason, questions
+        return bool(questions)
 
     def _predictor(self) -> Callable[[ModelRecord, StructuredQuery], Prediction | None] | None:
         predictor = self.resources.capabilities(self.settings)
