@@ -14,15 +14,15 @@ import csv
 import json
 import re
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol
 
 from pydantic import ValidationError
 
+from rsfmd.attachments import register_import_command, write_attachments
 from rsfmd.datasets import dataset_info
-from rsfmd.loader import atomic_write_text, default_data_dir, load_database
+from rsfmd.loader import default_data_dir
 from rsfmd.schema import Benchmark, ModelRecord
 from rsfmd.vocab import UnknownTermError, get_vocabulary, metric_info
 
@@ -395,51 +395,6 @@ def import_shared_tables(
     report = build_import(shared_dir, records)
     write_attachments(report, output or default_data_dir() / "benchmarks" / OUTPUT_NAME, dry_run)
     return report
-
-
-class AttachmentReport(Protocol):
-    """What every table importer returns: the attachment lines and a printable summary."""
-
-    lines: list[str]
-    output: Path | None
-
-    def summary(self) -> str:
-        """Counts of what was written, skipped and rejected."""
-        ...
-
-
-def write_attachments(report: AttachmentReport, target: Path, dry_run: bool) -> None:
-    """Write a report's attachment lines atomically (nothing when ``dry_run``)."""
-    if not dry_run:
-        atomic_write_text(target, "".join(line + "\n" for line in report.lines))
-        report.output = target
-
-
-def register_import_command(
-    subparsers: argparse._SubParsersAction[argparse.ArgumentParser],
-    name: str,
-    help_text: str,
-    build: Callable[[Path, Sequence[ModelRecord]], AttachmentReport],
-    output_name: str,
-) -> argparse.ArgumentParser:
-    """Add ``NAME --shared DIR [--data DIR] [--dry-run]`` for one table importer."""
-
-    def run(args: argparse.Namespace) -> int:
-        data = Path(args.data) if args.data else default_data_dir()
-        records = load_database(data, strict=False).records
-        report = build(Path(args.shared), records)
-        write_attachments(
-            report, (data if data.is_dir() else data.parent) / "benchmarks" / output_name, args.dry_run
-        )
-        print(report.summary())
-        return 0
-
-    parser = subparsers.add_parser(name, help=help_text)
-    parser.add_argument("--shared", required=True, help="Folder with the shared source tables.")
-    parser.add_argument("--data", default=None, help="RS-FMD data folder (the shipped one by default).")
-    parser.add_argument("--dry-run", action="store_true", help="Report what would be written; write nothing.")
-    parser.set_defaults(func=run)
-    return parser
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> argparse.ArgumentParser:

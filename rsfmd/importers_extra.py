@@ -24,8 +24,9 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
+from rsfmd.attachments import register_import_command, write_attachments
 from rsfmd.datasets import get_dataset_table
-from rsfmd.importers import ImportReport, ModelResolver, register_import_command, write_attachments
+from rsfmd.importers import ImportReport, ModelResolver
 from rsfmd.loader import default_data_dir
 from rsfmd.schema import Benchmark, ModelRecord
 from rsfmd.vocab import get_vocabulary
