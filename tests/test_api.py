@@ -137,3 +137,16 @@ def test_cli_ask_json_contract(capsys: pytest.CaptureFixture[str], monkeypatch: 
 def test_cli_ask_empty_query_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["ask", "--no-memory", "  "]) == 2
     assert "empty" in capsys.readouterr().err
+
+
+def test_captioning_without_gpu_offers_real_captioners_not_llm_sized_first() -> None:
+    records = {r.model_id: r for r in load_records()}
+    selection = select_models(
+        "Caption very high resolution satellite images, no GPU", clarify=False, settings=_settings()
+    )
+    assert selection.query.task_type == "captioning"
+    assert selection.status == Status.closest_match  # no captioner fits a CPU budget
+    assert all("captioning" in records[m.model_id].all_task_types for m in selection.models)
+    assert all(m.relaxed_constraints == ["compute"] for m in selection.models)
+    top = selection.models[0].parameters_m
+    assert top is not None and top < 1000  # a compact captioner, not a 7B multimodal LLM, comes first

@@ -135,3 +135,26 @@ def test_prediction_is_used_without_a_direct_result_and_labelled() -> None:
     ranked = score_candidates([Candidate(a), Candidate(b)], query, EvidenceIndex([a, b]), predict)
     assert ranked[0].record.model_id == "b"
     assert any("predicted gap 0.10 ± 0.10" in reason for reason in explain(ranked, query)[0].reasons)
+
+
+def test_output_tasks_need_a_model_that_produces_them() -> None:
+    clip = record(
+        "clip",
+        category="vision-language",
+        modalities=["RGB", "Text"],
+        task_types=["retrieval"],
+        num_parameters=86,
+    )
+    captioner = record(
+        "captioner",
+        category="vision-language",
+        modalities=["RGB", "Text"],
+        task_types=["captioning"],
+        num_parameters=7000,
+    )
+    query = StructuredQuery(task_type="captioning", compute=ComputeBudget(device_class="cpu"))
+    assert "task" in violations(clip, query)
+    outcome = filter_candidates([clip, captioner], query, minimum=1)
+    # The budget is relaxed before the task: the user gets a real captioner, flagged as too big.
+    assert [r.model_id for r in outcome.survivors] == ["captioner"]
+    assert outcome.relaxed == {"captioner": ["compute"]}

@@ -33,7 +33,9 @@ SENSOR_FAMILIES: tuple[frozenset[str], ...] = (
     frozenset({"AVIRIS", "Airborne hyperspectral"}),
 )
 # Relaxed in this order when nothing (or too little) survives; modality is never relaxed.
-RELAXATION_ORDER: tuple[str, ...] = ("min_performance", "sensor", "exclusions", "compute")
+RELAXATION_ORDER: tuple[str, ...] = ("min_performance", "sensor", "exclusions", "compute", "task")
+# Tasks whose output only a model built for them can produce (a CLIP encoder writes no captions).
+OUTPUT_TASKS = frozenset({"captioning", "vqa", "visual grounding", "generation"})
 # Device-implied budgets are soft by this factor; a stated parameter limit is exact.
 DEVICE_BUDGET_TOLERANCE = 1.25
 
@@ -132,8 +134,17 @@ def exclusion_violation(record: ModelRecord, query: StructuredQuery) -> str | No
     return None
 
 
+def task_violation(record: ModelRecord, query: StructuredQuery) -> str | None:
+    """The user needs an output (captions, answers, boxes from text, images) the model does not produce."""
+    task = query.task_type
+    if task in OUTPUT_TASKS and task not in record.all_task_types:
+        return f"does not do {task}"
+    return None
+
+
 RULES: dict[str, Callable[[ModelRecord, StructuredQuery], str | None]] = {
     "modality": modality_violation,
+    "task": task_violation,
     "sensor": sensor_violation,
     "compute": compute_violation,
     "min_performance": performance_violation,

@@ -220,12 +220,14 @@ def performance_fit(
 def efficiency_fit(c: Candidate, query: StructuredQuery) -> Criterion:
     """Size of the smallest variant against the user's budget (log scale)."""
     size = c.record.smallest_parameters
-    if size is None:
-        return Criterion(0.35, evidence=["size not documented"], known=False)
     limit = query.compute.parameter_limit()
+    if size is None:
+        # Under a tight budget an undocumented size is a real risk (it is often an LLM-sized model).
+        return Criterion(0.25 if limit is not None else 0.35, evidence=["size not documented"], known=False)
     if limit is not None:
-        ratio = size / limit
-        score = 1.0 if ratio <= 0.25 else max(0.05, 1.0 - 0.6 * math.log10(ratio / 0.25) / math.log10(4))
+        # 1.0 at a quarter of the budget, 0.7 at the budget, 0.5 at 2.5x, near 0 at 50x: models over
+        # the budget stay distinguishable when a closest match has to exceed it.
+        score = max(0.03, min(1.0, 0.7 - 0.45 * math.log10(size / limit)))
     else:
         score = max(0.05, min(1.0, 1.0 - 0.35 * math.log10(max(size, 1.0) / 25.0)))
     budget = f" (budget {limit:g}M)" if limit is not None else ""
