@@ -178,3 +178,31 @@ def test_filled_rerank_prompt_snapshot() -> None:
         in text
     )
     assert "[Example]" in text and "S2MAE" in text
+
+
+def test_naive_agent_baseline_runs_tools_and_keeps_only_database_names() -> None:
+    from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
+    from langchain_core.messages import AIMessage
+
+    from agent.llm_baselines import run_naive_agent
+
+    class ToolCallingFake(GenericFakeChatModel):
+        def bind_tools(self, tools: object, **kwargs: object) -> ToolCallingFake:
+            return self
+
+    replies = iter(
+        [
+            AIMessage(
+                content="",
+                tool_calls=[
+                    {"name": "search_models", "args": {"description": "flood mapping SAR"}, "id": "c1"}
+                ],
+            ),
+            AIMessage(content='["CROMA", "Imaginary-FM", "DOFA"]'),
+        ]
+    )
+    ids, calls, _ = run_naive_agent(
+        _settings(), "flood mapping with Sentinel-1", 3, ToolCallingFake(messages=replies)
+    )
+    assert ids == ["croma", "dofa"]  # the invented name never reaches the user
+    assert calls == 2
