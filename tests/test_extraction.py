@@ -366,10 +366,10 @@ def paper(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def database(tmp_path: Path) -> Path:
-    """A private copy of part of the shipped database (A2-MAE is in models_b4.jsonl)."""
+    """A private copy of the shipped records (A2-MAE is among them)."""
     folder = tmp_path / "db"
     folder.mkdir()
-    shutil.copy(default_data_dir() / "models_b4.jsonl", folder)
+    shutil.copy(default_data_dir() / "models.jsonl", folder)
     return folder
 
 
@@ -459,7 +459,7 @@ def test_add_is_atomic_when_the_write_fails(database: Path, monkeypatch: pytest.
     with pytest.raises(OSError, match="disk full"):
         add_record(final_record(draft), database)
     assert added.read_text(encoding="utf-8") == ""
-    assert sorted(p.name for p in database.iterdir()) == ["models_added.jsonl", "models_b4.jsonl"]
+    assert sorted(p.name for p in database.iterdir()) == ["models.jsonl", "models_added.jsonl"]
 
 
 # -- pending queue ----------------------------------------------------------------------------------
