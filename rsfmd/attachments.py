@@ -3,12 +3,19 @@
 from __future__ import annotations
 
 import argparse
+import json
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Protocol
 
 from rsfmd.loader import atomic_write_text, default_data_dir, load_database
-from rsfmd.schema import ModelRecord
+from rsfmd.schema import Benchmark, ModelRecord
+
+
+def attachment_line(model_id: str, benchmark: Benchmark) -> str:
+    """One line of an attachment file: the model id and the benchmark, defaults left out."""
+    payload = {"model_id": model_id, "benchmark": benchmark.model_dump(mode="json", exclude_defaults=True)}
+    return json.dumps(payload, ensure_ascii=False)
 
 
 class AttachmentReport(Protocol):

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import csv
-import json
 import re
 from collections import Counter
 from collections.abc import Iterator, Sequence
@@ -20,7 +19,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from rsfmd.attachments import register_import_command, write_attachments
+from rsfmd.attachments import attachment_line, register_import_command, write_attachments
 from rsfmd.datasets import dataset_info
 from rsfmd.loader import default_data_dir
 from rsfmd.schema import Benchmark, ModelRecord
@@ -49,6 +48,13 @@ class ImportReport:
     not_in_crosswalk: Counter[str] = field(default_factory=Counter)
     rejected: Counter[str] = field(default_factory=Counter)
     output: Path | None = None
+
+    def count_unresolved(self, resolution: Resolution, source: str) -> None:
+        """Count a row whose model is a baseline, has no record, or is missing from the crosswalk."""
+        target = {"baseline": self.baselines, "no_record": self.no_record}.get(
+            resolution.status, self.not_in_crosswalk
+        )
+        target[f"{resolution.candidate} ({source})"] += 1
 
     def summary(self) -> str:
         """Several lines for the terminal."""
@@ -342,23 +348,14 @@ def build_import(shared_dir: Path, records: Sequence[ModelRecord]) -> ImportRepo
             report.rejected[f"{source}: {reason}"] += 1
             return
         if resolution.status != "ok" or resolution.model_id is None:
-            target = {"baseline": report.baselines, "no_record": report.no_record}.get(
-                resolution.status, report.not_in_crosswalk
-            )
-            target[f"{resolution.candidate} ({source})"] += 1
+            report.count_unresolved(resolution, source)
             return
         try:
             benchmark = Benchmark.model_validate({**fields, "variant": resolution.variant})
         except ValidationError as exc:
             report.rejected[f"{source}: {exc.errors()[0]['msg']}"] += 1
             return
-        line = json.dumps(
-            {
-                "model_id": resolution.model_id,
-                "benchmark": benchmark.model_dump(mode="json", exclude_defaults=True),
-            },
-            ensure_ascii=False,
-        )
+        line = attachment_line(resolution.model_id, benchmark)
         if line in seen:
             return
         seen.add(line)

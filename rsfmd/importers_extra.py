@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import csv
-import json
 import re
 from collections import Counter
 from collections.abc import Iterator, Sequence
@@ -24,7 +23,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from rsfmd.attachments import register_import_command, write_attachments
+from rsfmd.attachments import attachment_line, register_import_command, write_attachments
 from rsfmd.datasets import get_dataset_table
 from rsfmd.importers import ImportReport, ModelResolver
 from rsfmd.loader import default_data_dir
@@ -278,10 +277,7 @@ def build_torchgeo_import(shared_dir: Path, records: Sequence[ModelRecord]) -> T
         source = f"torchgeo {score.table}"
         resolution = resolver.resolve("torchgeo", score.weight)
         if resolution.status != "ok" or resolution.model_id is None:
-            target = {"baseline": report.baselines, "no_record": report.no_record}.get(
-                resolution.status, report.not_in_crosswalk
-            )
-            target[f"{resolution.candidate} ({source})"] += 1
+            report.count_unresolved(resolution, source)
             continue
         protocol = protocol_for(score.table, score.column, score.weight)
         if protocol is None:
@@ -296,13 +292,7 @@ def build_torchgeo_import(shared_dir: Path, records: Sequence[ModelRecord]) -> T
         if existing is not None:
             report.duplicates[f"{resolution.model_id} {benchmark.dataset} (in {existing.source_url})"] += 1
             continue
-        line = json.dumps(
-            {
-                "model_id": resolution.model_id,
-                "benchmark": benchmark.model_dump(mode="json", exclude_defaults=True),
-            },
-            ensure_ascii=False,
-        )
+        line = attachment_line(resolution.model_id, benchmark)
         report.written[source] += 1
         key = (resolution.model_id, benchmark.dataset, benchmark.variant or "", benchmark.metrics[0], line)
         entries.append((key, line))
