@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 import sys
 from typing import Any
@@ -55,17 +54,13 @@ def register(subparsers: Any) -> None:
     audit.add_argument("--path", help="JSONL file or folder (default: shipped database).")
     audit.set_defaults(handler=_audit)
 
-    from rsfmd import importers, importers_extra
+    from rsfmd import importers, importers_extra, infer_fields
     from rsfmd.extraction import cli as extraction_cli
 
     importers.register(sub)
     importers_extra.register(sub)
     extraction_cli.register(sub)
-    try:
-        inference = importlib.import_module("rsfmd.inference")
-    except ModuleNotFoundError:  # the field-derivation tool is optional in minimal builds
-        return
-    inference.register(sub)
+    infer_fields.register(sub)
 
 
 def _validate(args: argparse.Namespace) -> int:

@@ -9,13 +9,8 @@ from typing import Any
 import pytest
 
 from rsfmd.backbones import MatchStatus, get_backbone, get_backbone_table, match_backbone
-from rsfmd.inference import (
-    PARAMETERS_CONFIDENCE,
-    SENSORS_CONFIDENCE,
-    dataset_name_candidates,
-    main,
-    plan_file,
-)
+from rsfmd.infer_fields import main, plan_file
+from rsfmd.inference import PARAMETERS_CONFIDENCE, SENSORS_CONFIDENCE, dataset_name_candidates
 from rsfmd.schema import ModelRecord
 from rsfmd.vocab import UnknownTermError
 
