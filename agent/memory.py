@@ -305,7 +305,11 @@ def open_store(settings: Settings, encoder: Encoder | None = None) -> TaskMemory
     if encoder is None:
         from tools.embedding import shared_encoder
 
-        encoder = shared_encoder(settings.retrieval.embedding_batch_size, settings.retrieval.max_tokens)
+        encoder = shared_encoder(
+            settings.retrieval.embedding_batch_size,
+            settings.retrieval.max_tokens,
+            settings.retrieval.encoder_backend,
+        )
     backend = settings.memory.backend
     if backend == "chroma-server":
         where = f"{settings.memory.host}:{settings.memory.port}"

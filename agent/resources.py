@@ -65,7 +65,11 @@ def database_version(path: Path | None) -> str:
 def get_resources(settings: Settings, encoder: Encoder | None = None) -> Resources:
     """Resources for the configured database, cached per database version and encoder."""
     path = settings.database.path
-    enc = encoder or shared_encoder(settings.retrieval.embedding_batch_size, settings.retrieval.max_tokens)
+    enc = encoder or shared_encoder(
+        settings.retrieval.embedding_batch_size,
+        settings.retrieval.max_tokens,
+        settings.retrieval.encoder_backend,
+    )
     with _CACHE_LOCK:
         version = database_version(path)
         key = (str(path), version, f"{enc.name}:{id(enc)}")

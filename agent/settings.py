@@ -40,6 +40,10 @@ class RetrievalSettings(_Section):
     )
     embedding_batch_size: int = Field(default=16, ge=1, description="Texts per encoder batch.")
     max_tokens: int = Field(default=128, ge=16, le=256, description="Tokens per text the encoder reads.")
+    encoder_backend: Literal["numpy", "sentence-transformers"] = Field(
+        default="numpy",
+        description="How all-MiniLM-L6-v2 runs: numpy (starts fast, no torch) or sentence-transformers.",
+    )
 
 
 class OrchestratorSettings(_Section):

