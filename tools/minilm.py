@@ -42,9 +42,15 @@ def _layer_norm(x: np.ndarray, weight: np.ndarray, bias: np.ndarray, eps: float)
 
 
 def _gelu(x: np.ndarray) -> np.ndarray:
-    from scipy.special import erf  # exact GELU, as BERT's "gelu" activation
+    """Exact (erf) GELU, BERT's "gelu" activation, computed in place in float32."""
+    from scipy.special import erf
 
-    return np.asarray(0.5 * x * (1.0 + erf(x / np.sqrt(2.0))), dtype=np.float32)
+    y = x * np.float32(1.0 / np.sqrt(2.0))
+    erf(y, out=y)
+    y += np.float32(1.0)
+    y *= x
+    y *= np.float32(0.5)
+    return y
 
 
 class NumpyMiniLM:
@@ -111,25 +117,30 @@ class NumpyMiniLM:
     def _forward(self, ids: np.ndarray, mask: np.ndarray) -> np.ndarray:
         batch, length = ids.shape
         x = self._word[ids] + self._position[:length] + self._token_type
-        x = _layer_norm(x, *self._emb_ln, self._eps)
+        x = _layer_norm(x, *self._emb_ln, self._eps).reshape(batch * length, -1)
         hidden = x.shape[-1]
         head_dim = hidden // self._heads
         # Padding positions get -inf-like scores, so they take no attention weight.
         bias = ((1.0 - mask) * np.float32(-1e9))[:, None, None, :]
         scale = np.float32(1.0 / np.sqrt(head_dim))
         for layer in self._layers:
-            qkv = x @ layer.qkv_w + layer.qkv_b
-            qkv = qkv.reshape(batch, length, 3, self._heads, head_dim).transpose(2, 0, 3, 1, 4)
-            q, k, v = qkv[0], qkv[1], qkv[2]
-            scores = (q @ k.transpose(0, 1, 3, 2)) * scale + bias
+            # 2-D products (tokens x features) use BLAS directly; batched ones need contiguous heads.
+            qkv = (x @ layer.qkv_w + layer.qkv_b).reshape(batch, length, 3, self._heads, head_dim)
+            q = np.ascontiguousarray(qkv[:, :, 0].transpose(0, 2, 1, 3))
+            k_t = np.ascontiguousarray(qkv[:, :, 1].transpose(0, 2, 3, 1))
+            v = np.ascontiguousarray(qkv[:, :, 2].transpose(0, 2, 1, 3))
+            scores = q @ k_t
+            scores *= scale
+            scores += bias
             scores -= scores.max(axis=-1, keepdims=True)
-            probs = np.exp(scores)
-            probs /= probs.sum(axis=-1, keepdims=True)
-            context = (probs @ v).transpose(0, 2, 1, 3).reshape(batch, length, hidden)
+            np.exp(scores, out=scores)
+            scores /= scores.sum(axis=-1, keepdims=True)
+            context = (scores @ v).transpose(0, 2, 1, 3).reshape(batch * length, hidden)
             x = _layer_norm(x + context @ layer.out_w + layer.out_b, layer.ln1_w, layer.ln1_b, self._eps)
             up = _gelu(x @ layer.up_w + layer.up_b)
             x = _layer_norm(x + up @ layer.down_w + layer.down_b, layer.ln2_w, layer.ln2_b, self._eps)
-        summed = (x * mask[:, :, None]).sum(axis=1)
+        x3 = x.reshape(batch, length, hidden)
+        summed = (x3 * mask[:, :, None]).sum(axis=1)
         pooled = summed / np.clip(mask.sum(axis=1, keepdims=True), 1e-9, None)
         norms = np.linalg.norm(pooled, axis=1, keepdims=True)
         return np.asarray(pooled / np.clip(norms, 1e-12, None), dtype=np.float32)
