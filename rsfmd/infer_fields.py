@@ -9,13 +9,15 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from rsfmd.backbones import MatchStatus
 from rsfmd.inference import PARAMETERS_CONFIDENCE, SENSORS_CONFIDENCE, Proposal, propose
-from rsfmd.loader import atomic_write_text, data_files
-from rsfmd.schema import ModelRecord
+from rsfmd.loader import atomic_write_text, attachment_files, data_files
+from rsfmd.schema import Benchmark, ModelRecord
 
 
 @dataclass
@@ -85,8 +87,34 @@ def apply_proposal(data: dict[str, Any], record: ModelRecord, proposal: Proposal
     return data
 
 
-def plan_file(path: str, text: str, *, keep_contradicting: bool = False) -> FilePlan:
+def read_attachments(files: Sequence[Path]) -> tuple[dict[str, list[Benchmark]], list[str]]:
+    """Results kept in attachment files, by model id, and a message per unreadable line."""
+    by_id: dict[str, list[Benchmark]] = {}
+    errors: list[str] = []
+    for file in files:
+        for line_no, raw in enumerate(file.read_text(encoding="utf-8").splitlines(), start=1):
+            if not raw.strip():
+                continue
+            try:
+                data = json.loads(raw)
+                bench = Benchmark.model_validate(data["benchmark"])
+                by_id.setdefault(str(data["model_id"]), []).append(bench)
+            except (ValueError, KeyError, TypeError) as exc:
+                errors.append(f"{file}:{line_no}: {exc}")
+    return by_id, errors
+
+
+def plan_file(
+    path: str,
+    text: str,
+    *,
+    keep_contradicting: bool = False,
+    attached: Mapping[str, Sequence[Benchmark]] | None = None,
+) -> FilePlan:
     """Proposals for every record of one JSONL text, and the text after applying them.
+
+    ``attached`` maps model ids to their results kept in attachment files, whose datasets count
+    as evaluation datasets for the sensor rule.
 
     Every line must hold a valid record, and so must every edited one; otherwise ``errors``
     says which and ``new_text`` is left empty.
@@ -103,7 +131,12 @@ def plan_file(path: str, text: str, *, keep_contradicting: bool = False) -> File
         except ValueError as exc:  # JSONDecodeError and ValidationError are both ValueErrors
             plan.errors.append(f"{path}:{line_no}: {exc}")
             continue
-        proposal = propose(record, line_no, keep_contradicting=keep_contradicting)
+        proposal = propose(
+            record,
+            line_no,
+            keep_contradicting=keep_contradicting,
+            attached=(attached or {}).get(record.model_id, ()),
+        )
         plan.proposals.append(proposal)
         if not proposal.changes:
             out_lines.append(raw)
@@ -169,8 +202,17 @@ def run(path: str | None, *, apply: bool, keep_contradicting: bool = False) -> i
     except FileNotFoundError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    attached, attachment_errors = read_attachments(attachment_files(path))
+    for error in attachment_errors:
+        print(f"error: {error}", file=sys.stderr)
+    if attachment_errors:
+        print("error: nothing planned; fix the attachment lines above first", file=sys.stderr)
+        return 1
     plans = [
-        plan_file(str(f), f.read_text(encoding="utf-8"), keep_contradicting=keep_contradicting) for f in files
+        plan_file(
+            str(f), f.read_text(encoding="utf-8"), keep_contradicting=keep_contradicting, attached=attached
+        )
+        for f in files
     ]
     print(format_plan(plans))
     errors = [e for plan in plans for e in plan.errors]

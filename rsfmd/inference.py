@@ -5,9 +5,10 @@ Two rules, each applied only to a record that lacks the field (`rsfmd.infer_fiel
 * parameters: the record's ``backbone`` names exactly one row of ``rsfmd/vocab/backbones.csv``
   (see ``rsfmd.backbones.match_backbone``); the row's documented count is used.
 * sensors: the sensors of its pretraining phases and of the datasets it was pretrained or
-  evaluated on (``rsfmd/vocab/datasets.csv``). A derived sensor whose modality, and the
-  modalities of the datasets it came from, are all missing from the record's curated
-  ``modalities`` contradicts them: it is reported and, unless asked, not written.
+  evaluated on (``rsfmd/vocab/datasets.csv``), results kept in attachment files included.
+  A derived sensor whose modality, and the modalities of the datasets it came from, are all
+  missing from the record's curated ``modalities`` contradicts them: it is reported and,
+  unless asked, not written.
 
 Every derived value is marked: a ``confidence`` below 0.7, a ``Source`` saying it was derived
 and a sentence in ``notes``. Records that already have the field are never touched, so running
@@ -17,11 +18,12 @@ twice changes nothing the second time.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rsfmd.backbones import Backbone, BackboneMatch, MatchStatus, match_backbone
 from rsfmd.datasets import dataset_info, get_dataset_table
-from rsfmd.schema import ModelRecord
+from rsfmd.schema import Benchmark, ModelRecord
 from rsfmd.vocab import sensor_modality
 
 PARAMETERS_CONFIDENCE = 0.5
@@ -151,8 +153,12 @@ def derive_parameters(record: ModelRecord) -> tuple[ParameterDerivation | None, 
     return None, found
 
 
-def sensor_evidence(record: ModelRecord) -> list[SensorEvidence]:
-    """Sensors of the record's pretraining phases and pretraining/evaluation datasets, in order."""
+def sensor_evidence(record: ModelRecord, attached: Sequence[Benchmark] = ()) -> list[SensorEvidence]:
+    """Sensors of the record's pretraining phases and pretraining/evaluation datasets, in order.
+
+    ``attached`` are the record's results kept in attachment files (``benchmarks/*.jsonl``):
+    datasets it was evaluated on, like those of its own ``benchmarks``.
+    """
     origins: dict[str, list[str]] = {}
     modalities: dict[str, set[str]] = {}
 
@@ -170,7 +176,7 @@ def sensor_evidence(record: ModelRecord) -> list[SensorEvidence]:
             info = dataset_info(name)
             for sensor in info.sensors:
                 add(sensor, info.name, info.modalities)
-    for bench in record.benchmarks:
+    for bench in [*record.benchmarks, *attached]:
         for sensor in bench.sensor:
             add(sensor, _origin_label(bench.dataset))
         for name in _known_datasets(bench.dataset):
@@ -180,11 +186,13 @@ def sensor_evidence(record: ModelRecord) -> list[SensorEvidence]:
     return [SensorEvidence(s, tuple(origins[s]), frozenset(modalities[s])) for s in origins]
 
 
-def derive_sensors(record: ModelRecord, *, keep_contradicting: bool = False) -> SensorDerivation | None:
+def derive_sensors(
+    record: ModelRecord, *, keep_contradicting: bool = False, attached: Sequence[Benchmark] = ()
+) -> SensorDerivation | None:
     """The sensor derivation for a record with no supported_sensors (None when nothing is known)."""
     if record.supported_sensors:
         return None
-    evidence = sensor_evidence(record)
+    evidence = sensor_evidence(record, attached)
     if not evidence:
         return None
     curated = set(record.modalities)
@@ -193,13 +201,15 @@ def derive_sensors(record: ModelRecord, *, keep_contradicting: bool = False) -> 
     return SensorDerivation(tuple(kept), tuple(contradicting))
 
 
-def propose(record: ModelRecord, line: int, *, keep_contradicting: bool = False) -> Proposal:
-    """Every derivation for one record."""
+def propose(
+    record: ModelRecord, line: int, *, keep_contradicting: bool = False, attached: Sequence[Benchmark] = ()
+) -> Proposal:
+    """Every derivation for one record (``attached``: its results kept in attachment files)."""
     parameters, backbone_match = derive_parameters(record)
     return Proposal(
         model_id=record.model_id,
         line=line,
         parameters=parameters,
-        sensors=derive_sensors(record, keep_contradicting=keep_contradicting),
+        sensors=derive_sensors(record, keep_contradicting=keep_contradicting, attached=attached),
         backbone_match=backbone_match,
     )

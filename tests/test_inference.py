@@ -148,6 +148,25 @@ def test_sensors_from_pretraining_and_benchmarks(tmp_path: Path) -> None:
     assert "Held back" in row["notes"]
 
 
+def test_sensors_from_results_kept_in_attachment_files(tmp_path: Path) -> None:
+    """Datasets of attached results count as evaluation datasets; broken attachments block."""
+    (tmp_path / "benchmarks").mkdir()
+    path = _write(tmp_path / "m.jsonl", [_record("delta")])
+    attachment = tmp_path / "benchmarks" / "t.jsonl"
+    line = json.dumps({"model_id": "delta", "benchmark": _bench("UCM")})
+    attachment.write_text(line + "\n", encoding="utf-8")
+    assert main(["infer-fields", "--apply", "--path", str(tmp_path)]) == 0
+    row = _read(path)["delta"]
+    assert row["supported_sensors"] == ["Aerial"]
+    assert row["confidence"]["supported_sensors"] == SENSORS_CONFIDENCE
+
+    other = _write(tmp_path / "m.jsonl", [_record("epsilon")])
+    before = other.read_bytes()
+    attachment.write_text(json.dumps({"model_id": "epsilon", "benchmark": {"dataset": "AID"}}) + "\n")
+    assert main(["infer-fields", "--apply", "--path", str(tmp_path)]) == 1
+    assert other.read_bytes() == before
+
+
 def test_contradicting_sensors_written_on_request(tmp_path: Path) -> None:
     path = _write(tmp_path / "m.jsonl", [_record("gamma", benchmarks=[_bench("EuroSAT")])])
     text = path.read_text(encoding="utf-8")
