@@ -20,6 +20,7 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from rsfmd.attachments import attachment_line, register_import_command, write_attachments
+from rsfmd.corrections import find_correction
 from rsfmd.datasets import dataset_info
 from rsfmd.loader import default_data_dir
 from rsfmd.schema import Benchmark, ModelRecord
@@ -260,22 +261,26 @@ def _capenc_benchmarks(path: Path) -> Iterator[tuple[str, str, dict[str, object]
             sensors = ["Sentinel-2"]
         elif "S1 input" in qualifiers:
             sensors = ["Sentinel-1"]
-        yield (
-            model,
-            "",
-            {
-                "task_type": info.task_type,
-                "application": info.application,
-                "dataset": info.name,
-                "metrics": [metric],
-                "metrics_value": [_to_stored_value(metric, float(row["value"]), fraction_input=False)],
-                "sensor": sensors,
-                "sampling_percentage": parsed.sampling_percentage,
-                "setting": ", ".join(qualifiers) or None,
-                "source_url": CAPENC_URL,
-                "source_note": note,
-            },
-        )
+        fields: dict[str, object] = {
+            "task_type": info.task_type,
+            "application": info.application,
+            "dataset": info.name,
+            "metrics": [metric],
+            "metrics_value": [_to_stored_value(metric, float(row["value"]), fraction_input=False)],
+            "sensor": sensors,
+            "sampling_percentage": parsed.sampling_percentage,
+            "setting": ", ".join(qualifiers) or None,
+            "source_url": CAPENC_URL,
+            "source_note": note,
+        }
+        correction = find_correction("capabilities-encoding", model, label, float(row["value"]))
+        if correction is not None:
+            corrected = correction.apply(fields)
+            if corrected is None:
+                yield model, "dropped by rsfmd/corrections.csv", {}
+                continue
+            fields = corrected
+        yield model, "", fields
 
 
 def _geobench2_benchmarks(path: Path) -> Iterator[tuple[str, str, str, dict[str, object]]]:

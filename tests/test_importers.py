@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from rsfmd import corrections
 from rsfmd.datasets import dataset_info, get_dataset_table, normalise_dataset
 from rsfmd.importers import import_shared_tables, model_id_for, parse_setting
 from rsfmd.schema import ModelRecord
@@ -137,3 +138,44 @@ def test_import_is_idempotent_and_dry_run_writes_nothing(tmp_path: Path) -> None
     dry = tmp_path / "dry.jsonl"
     report = import_shared_tables(FIXTURES, RECORDS, output=dry, dry_run=True)
     assert not dry.exists() and report.output is None and len(report.lines) == len(first.splitlines())
+
+
+def _corrections(tmp_path: Path, *rows: str) -> Path:
+    header = "table,model,column,value,action,task_type,dataset,metric,application,evidence_url,note\n"
+    path = tmp_path / "corrections.csv"
+    path.write_text(header + "".join(r + "\n" for r in rows), encoding="utf-8")
+    return path
+
+
+def test_listed_upstream_rows_are_relabelled_or_dropped(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    evidence = "https://example.org/readme"
+    table = "capabilities-encoding,SatMAE ViT-L"
+    path = _corrections(
+        tmp_path,
+        f"{table},EuroSat,98.98,relabel,segmentation,LoveDA,mIoU,,{evidence},was LoveDA",
+        f"{table},fMoW-S2,63.84,drop,,,,,{evidence},not SatMAE's number",
+    )
+    monkeypatch.setattr(corrections, "CORRECTIONS_FILE", path)
+    report = import_shared_tables(FIXTURES, RECORDS, output=tmp_path / "out.jsonl")
+    satmae = [line["benchmark"] for line in _lines(tmp_path / "out.jsonl") if line["model_id"] == "satmae"]
+    assert len(satmae) == 1 and isinstance(satmae[0], dict)
+    assert (satmae[0]["task_type"], satmae[0]["dataset"], satmae[0]["metrics"]) == (
+        "segmentation",
+        "LoveDA",
+        ["mIoU"],
+    )
+    assert satmae[0]["metrics_value"] == [98.98]
+    assert f"corrected: was LoveDA ({evidence})" in str(satmae[0]["source_note"])
+    assert report.rejected["capabilities-encoding: dropped by rsfmd/corrections.csv"] == 1
+
+
+def test_corrections_file_is_checked(tmp_path: Path) -> None:
+    assert corrections.load_corrections(corrections.CORRECTIONS_FILE)  # the shipped file loads
+    bad_action = _corrections(tmp_path, "capabilities-encoding,M,C,1,rename,,,,,https://example.org,x")
+    with pytest.raises(ValueError, match="action must be one of relabel, drop"):
+        corrections.load_corrections(bad_action)
+    no_target = _corrections(tmp_path, "capabilities-encoding,M,C,1,relabel,,,,,https://example.org,x")
+    with pytest.raises(ValueError, match="relabel needs"):
+        corrections.load_corrections(no_target)
