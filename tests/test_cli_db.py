@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -82,3 +84,31 @@ def test_validate_missing_path(capsys: pytest.CaptureFixture[str], tmp_path: Pat
     code, _, err = run(capsys, "db", "validate", str(tmp_path / "missing"))
     assert code == 2
     assert "no RS-FMD data" in err
+
+
+def test_closed_output_pipe_ends_quietly_and_writes_nothing(tmp_path: Path) -> None:
+    """`remsa db infer-fields --apply | head -1`: the closed pipe stops the run before any write."""
+    data = tmp_path / "m.jsonl"
+    record = {
+        "model_id": "alpha",
+        "model_name": "Alpha",
+        "short_description": "A test foundation model.",
+        "category": "vision",
+        "backbone": "ViT-B",
+        "sources": [{"url": "https://example.org/paper"}],
+    }
+    data.write_text(json.dumps(record) + "\n", encoding="utf-8")
+    before = data.read_bytes()
+    code = (
+        "import sys; from agent.cli import main; "
+        f"sys.exit(main(['db', 'infer-fields', '--apply', '--path', {str(data)!r}]))"
+    )
+    with subprocess.Popen(
+        [sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    ) as proc:
+        assert proc.stdout is not None and proc.stderr is not None
+        proc.stdout.close()  # the reader goes away before the command prints
+        stderr = proc.stderr.read().decode()
+        assert proc.wait(timeout=60) == 141
+    assert "Traceback" not in stderr
+    assert data.read_bytes() == before
