@@ -11,7 +11,9 @@ pools as the package's sentence-transformers config says (mean over tokens, then
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -149,14 +151,27 @@ class NumpyMiniLM:
         """L2-normalised 384-d rows, in the order of ``texts``.
 
         Texts are batched by length, as sentence-transformers does, so short texts are not padded
-        to the length of long ones.
+        to the length of long ones. Several batches run on parallel threads, each with a
+        single-threaded BLAS: the element-wise steps then use every core too (measured on 2 cores:
+        224 record texts in half the time of one thread with a 2-thread BLAS).
         """
         if not texts:
             return np.zeros((0, self._word.shape[1]), dtype=np.float32)
         order = sorted(range(len(texts)), key=lambda i: -len(texts[i]))
         out = np.zeros((len(texts), self._word.shape[1]), dtype=np.float32)
-        for start in range(0, len(order), batch_size):
-            chunk = order[start : start + batch_size]
+        chunks = [order[start : start + batch_size] for start in range(0, len(order), batch_size)]
+
+        def run(chunk: list[int]) -> None:
             ids, mask = self._tokenize([texts[i] for i in chunk])
             out[chunk] = self._forward(ids, mask)
+
+        workers = min(len(chunks), os.cpu_count() or 1)
+        if workers < 2:
+            for chunk in chunks:
+                run(chunk)
+            return out
+        from threadpoolctl import threadpool_limits
+
+        with threadpool_limits(limits=1, user_api="blas"), ThreadPoolExecutor(max_workers=workers) as pool:
+            list(pool.map(run, chunks))
         return out
