@@ -123,7 +123,7 @@ def report_command(args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Standalone entry (``python -m evaluation.cli bench run ...``) until agent/cli.py wires it in."""
+    """Standalone entry: ``python -m evaluation.cli bench run ...`` (the same as ``remsa bench run``)."""
     parser = argparse.ArgumentParser(prog="remsa")
     register(parser.add_subparsers(dest="command", required=True))
     args = parser.parse_args(argv)
