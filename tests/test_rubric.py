@@ -27,27 +27,14 @@ from evaluation.rubric import (
     reported_performance,
     weights_without,
 )
-from rsfmd.schema import Benchmark, ModelRecord
-
-SRC = "https://example.org/paper"
+from rsfmd.schema import Benchmark
+from tests.records import SRC, make_record
 
 
 def bench(task: str, dataset: str, value: float, metric: str = "OA", **extra: Any) -> Benchmark:
     return Benchmark(
         task_type=task, dataset=dataset, metrics=[metric], metrics_value=[value], source_url=SRC, **extra
     )
-
-
-def record(model_id: str = "m", **fields: Any) -> ModelRecord:
-    data: dict[str, Any] = {
-        "model_id": model_id,
-        "model_name": model_id.upper(),
-        "short_description": "A test foundation model.",
-        "category": "vision",
-        "sources": [{"url": SRC}],
-    }
-    data.update(fields)
-    return ModelRecord.model_validate(data)
 
 
 def query(template: str = "D1", **slots: str) -> BenchmarkQuery:
@@ -130,14 +117,16 @@ def test_round_half() -> None:
 
 def test_application_compatibility_rules() -> None:
     q = constraints(application="crop type mapping", modality="Multispectral")
-    named = record(
+    named = make_record(
         benchmarks=[bench("segmentation", "my crops", 80, "mIoU", application="crop type classification")]
     )
-    family = record(benchmarks=[bench("time-series classification", "PASTIS", 80)])
-    domain = record(benchmarks=[bench("time-series classification", "X", 80, application="cropland mapping")])
-    task = record(task_types=["time-series classification"])
-    related = record(task_types=["classification"])
-    other = record(task_types=["detection"])
+    family = make_record(benchmarks=[bench("time-series classification", "PASTIS", 80)])
+    domain = make_record(
+        benchmarks=[bench("time-series classification", "X", 80, application="cropland mapping")]
+    )
+    task = make_record(task_types=["time-series classification"])
+    related = make_record(task_types=["classification"])
+    other = make_record(task_types=["detection"])
     expected = [
         (named, 5.0),
         (family, 5.0),
@@ -145,7 +134,7 @@ def test_application_compatibility_rules() -> None:
         (task, 4.0),
         (related, 3.0),
         (other, 1.5),
-        (record(), 2.0),
+        (make_record(), 2.0),
     ]
     for rec, score in expected:
         assert application_compatibility(q, rec).score == score
@@ -154,8 +143,8 @@ def test_application_compatibility_rules() -> None:
 
 def test_dataset_family_match_needs_a_related_task() -> None:
     q = constraints(application="land cover classification")
-    captions = record(benchmarks=[bench("captioning", "UCM-Captions", 50, "BLEU-4")])
-    scenes = record(benchmarks=[bench("classification", "UCM (8:2)", 99)])
+    captions = make_record(benchmarks=[bench("captioning", "UCM-Captions", 50, "BLEU-4")])
+    scenes = make_record(benchmarks=[bench("classification", "UCM (8:2)", 99)])
     assert application_compatibility(q, captions).score < 5.0
     assert application_compatibility(q, scenes).score == 5.0
     assert in_dataset_family("ISPRS Potsdam", ["Potsdam"]) and not in_dataset_family("RAID set", ["AID"])
@@ -163,27 +152,27 @@ def test_dataset_family_match_needs_a_related_task() -> None:
 
 def test_modality_match_rules() -> None:
     s1 = constraints(application="flood mapping", sensor="Sentinel-1", modality="SAR")
-    assert modality_match(s1, record(supported_sensors=["S1"])).score == 5.0
-    assert modality_match(s1, record(modalities=["SAR"])).score == 4.0
-    assert modality_match(s1, record(modalities=["Multispectral"])).score == 1.0
+    assert modality_match(s1, make_record(supported_sensors=["S1"])).score == 5.0
+    assert modality_match(s1, make_record(modalities=["SAR"])).score == 4.0
+    assert modality_match(s1, make_record(modalities=["Multispectral"])).score == 1.0
     rgb = constraints(application="land cover classification", modality="RGB")
-    assert modality_match(rgb, record(modalities=["Multispectral"])).score == 3.5
+    assert modality_match(rgb, make_record(modalities=["Multispectral"])).score == 3.5
     ms = constraints(application="land cover classification", modality="Multispectral")
-    assert modality_match(ms, record(modalities=["RGB"])).score == 2.5
-    assert modality_match(ms, record(supported_sensors=["Sentinel-2"])).score == 5.0
+    assert modality_match(ms, make_record(modalities=["RGB"])).score == 2.5
+    assert modality_match(ms, make_record(supported_sensors=["Sentinel-2"])).score == 5.0
     unstated = constraints(application="oil spill detection")
-    assert modality_match(unstated, record(modalities=["SAR"])).score == 4.0
-    assert modality_match(unstated, record(modalities=["RGB"])).score == 2.0
-    assert modality_match(s1, record()).score == 2.0
+    assert modality_match(unstated, make_record(modalities=["SAR"])).score == 4.0
+    assert modality_match(unstated, make_record(modalities=["RGB"])).score == 2.0
+    assert modality_match(s1, make_record()).score == 2.0
 
 
 def test_reported_performance_tiers() -> None:
     q = constraints(application="flood mapping", modality="SAR")
-    strong = record("strong", benchmarks=[bench("segmentation", "Sen1Floods11", 92, "mIoU")])
-    weak = record("weak", benchmarks=[bench("segmentation", "Sen1Floods11", 40, "mIoU")])
-    task = record("task", benchmarks=[bench("segmentation", "LoveDA", 95, "mIoU")])
-    related = record("related", benchmarks=[bench("change detection", "OSCD", 95, "F1")])
-    none = record("none", benchmarks=[bench("detection", "DOTA", 80, "mAP")])
+    strong = make_record("strong", benchmarks=[bench("segmentation", "Sen1Floods11", 92, "mIoU")])
+    weak = make_record("weak", benchmarks=[bench("segmentation", "Sen1Floods11", 40, "mIoU")])
+    task = make_record("task", benchmarks=[bench("segmentation", "LoveDA", 95, "mIoU")])
+    related = make_record("related", benchmarks=[bench("change detection", "OSCD", 95, "F1")])
+    none = make_record("none", benchmarks=[bench("detection", "DOTA", 80, "mAP")])
     index = PerformanceIndex([strong, weak])
     assert reported_performance(q, strong, index).score == 5.0
     assert reported_performance(q, weak, index).score == 3.5
@@ -195,7 +184,7 @@ def test_reported_performance_tiers() -> None:
 def test_reported_performance_uses_standing_among_three_or_more_models() -> None:
     q = constraints(application="land cover classification", modality="Multispectral")
     models = [
-        record(f"m{i}", benchmarks=[bench("classification", "EuroSAT", v)])
+        make_record(f"m{i}", benchmarks=[bench("classification", "EuroSAT", v)])
         for i, v in enumerate((97, 98, 99))
     ]
     index = PerformanceIndex(models)
@@ -207,7 +196,7 @@ def test_reported_performance_uses_standing_among_three_or_more_models() -> None
 
 def test_reported_performance_rewards_the_query_data_regime() -> None:
     few = constraints(application="flood mapping", modality="SAR", data_regime="few-shot")
-    rec = record(benchmarks=[bench("segmentation", "LoveDA", 70, "mIoU", sampling_percentage=5)])
+    rec = make_record(benchmarks=[bench("segmentation", "LoveDA", 70, "mIoU", sampling_percentage=5)])
     index = PerformanceIndex([rec])
     assert reported_performance(few, rec, index).score == 3.5
     assert reported_performance(constraints(application="flood mapping"), rec, index).score == 3.0
@@ -217,7 +206,11 @@ def test_efficiency_normalises_parameters_per_budget_and_performance() -> None:
     moderate = constraints(application="flood mapping")
     cpu = constraints(application="flood mapping", compute="cpu")
     cluster = constraints(application="flood mapping", compute="cluster")
-    tiny, base, huge = record(num_parameters=5), record(num_parameters=86), record(num_parameters=3000)
+    tiny, base, huge = (
+        make_record(num_parameters=5),
+        make_record(num_parameters=86),
+        make_record(num_parameters=3000),
+    )
     assert efficiency(moderate, tiny, 5.0).score == 5.0
     assert efficiency(moderate, huge, 5.0).score == 0.0
     assert (
@@ -226,48 +219,48 @@ def test_efficiency_normalises_parameters_per_budget_and_performance() -> None:
         < efficiency(cluster, base, 5.0).score
     )
     assert efficiency(moderate, base, 1.0).score < efficiency(moderate, base, 5.0).score
-    assert efficiency(moderate, record(), 5.0).score == 2.5
-    variants = record(num_parameters=300, variants=[{"name": "tiny", "num_parameters": 5}])
+    assert efficiency(moderate, make_record(), 5.0).score == 2.5
+    variants = make_record(num_parameters=300, variants=[{"name": "tiny", "num_parameters": 5}])
     assert efficiency(cpu, variants, 5.0).score == 5.0
 
 
 def test_popularity_from_stars_else_citations_else_neutral() -> None:
-    assert popularity(record(github_stars=5000, citations=1)).score == 5.0
-    assert popularity(record(github_stars=9)).score == 1.0
-    assert popularity(record(citations=2000)).score == 5.0
-    assert 1.0 < popularity(record(citations=100)).score < 5.0
-    neutral = popularity(record())
+    assert popularity(make_record(github_stars=5000, citations=1)).score == 5.0
+    assert popularity(make_record(github_stars=9)).score == 1.0
+    assert popularity(make_record(citations=2000)).score == 5.0
+    assert 1.0 < popularity(make_record(citations=100)).score < 5.0
+    neutral = popularity(make_record())
     assert neutral.score == 2.5 and "unknown" in neutral.reason
 
 
 def test_generalisability_combines_geography_modalities_and_scale() -> None:
-    wide = record(
+    wide = make_record(
         modalities=["Multispectral", "SAR", "DEM", "RGB"],
         pretraining_phases=[{"regions_coverage": ["global"], "num_images": 20_000_000}],
     )
-    narrow = record(
+    narrow = make_record(
         modalities=["RGB"], pretraining_phases=[{"regions_coverage": ["Germany"], "num_images": 5000}]
     )
     assert generalisability(wide).score == 5.0
     assert generalisability(narrow).score == round_half((1.5 + 2.0 + 1.0) / 3)
-    assert generalisability(record()).score == 2.5
+    assert generalisability(make_record()).score == 2.5
 
 
 @pytest.mark.parametrize(
     ("year", "score"), [(2026, 5.0), (2025, 5.0), (2024, 4.0), (2023, 3.0), (2022, 2.0), (2019, 1.0)]
 )
 def test_recency_by_year(year: int, score: float) -> None:
-    assert recency(record(release_date=dt.date(year, 6, 1))).score == score
+    assert recency(make_record(release_date=dt.date(year, 6, 1))).score == score
 
 
 def test_recency_uses_latest_update_and_unknown_is_low() -> None:
-    updated = record(release_date=dt.date(2021, 1, 1), last_updated=dt.date(2025, 2, 1))
+    updated = make_record(release_date=dt.date(2021, 1, 1), last_updated=dt.date(2025, 2, 1))
     assert recency(updated).score == 5.0
-    assert recency(record()).score == 1.0
+    assert recency(make_record()).score == 1.0
 
 
 def test_rubric_scores_all_criteria_with_reasons_and_unknown_models_zero() -> None:
-    rec = record(
+    rec = make_record(
         "good",
         modalities=["SAR"],
         supported_sensors=["Sentinel-1"],

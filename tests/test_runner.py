@@ -17,22 +17,7 @@ from benchmark_queries.generate import BenchmarkQuery, load_queries
 from evaluation import cli, runner
 from evaluation.runner import PicksFileError, read_picks, resolve_systems, run_benchmark
 from evaluation.simulated_user import answer_questions
-from rsfmd.schema import ModelRecord
-
-SRC = "https://example.org/paper"
-
-
-def make_record(model_id: str, **fields: Any) -> ModelRecord:
-    data: dict[str, Any] = {
-        "model_id": model_id,
-        "model_name": model_id.upper(),
-        "short_description": "A test foundation model.",
-        "category": "vision",
-        "sources": [{"url": SRC}],
-    }
-    data.update(fields)
-    return ModelRecord.model_validate(data)
-
+from tests.records import make_record
 
 RECORDS = [
     make_record(

@@ -6,6 +6,7 @@ from typing import Any
 
 from agent.query import ComputeBudget, Exclusions, MinPerformance, StructuredQuery
 from rsfmd.schema import ModelRecord
+from tests.records import make_record
 from tools.evidence import EvidenceIndex
 from tools.explanation import explain
 from tools.filtering import filter_candidates, violations
@@ -13,15 +14,12 @@ from tools.ranking import Candidate, Prediction, query_weights, score_candidates
 
 
 def record(model_id: str, **fields: Any) -> ModelRecord:
-    data: dict[str, Any] = {
-        "model_id": model_id,
-        "model_name": model_id.upper(),
-        "short_description": f"Test model {model_id} for the rules.",
-        "category": "vision",
-        "sources": [{"url": "https://example.org/" + model_id}],
-    }
-    data.update(fields)
-    return ModelRecord.model_validate(data)
+    return make_record(
+        model_id,
+        short_description=f"Test model {model_id} for the rules.",
+        sources=[{"url": "https://example.org/" + model_id}],
+        **fields,
+    )
 
 
 def bench(
