@@ -120,16 +120,3 @@ def report_command(args: argparse.Namespace) -> int:
     )
     print(f"wrote {write_report(evaluation, args.out, charts=not args.no_charts)}")
     return 0
-
-
-def main(argv: list[str] | None = None) -> int:
-    """Standalone entry: ``python -m evaluation.cli bench run ...`` (the same as ``remsa bench run``)."""
-    parser = argparse.ArgumentParser(prog="remsa")
-    register(parser.add_subparsers(dest="command", required=True))
-    args = parser.parse_args(argv)
-    code: int = args.func(args)
-    return code
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

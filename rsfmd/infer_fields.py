@@ -256,16 +256,3 @@ def register(subparsers: Any) -> None:
         help="Also write derived sensors whose modality the record's curated modalities do not list.",
     )
     parser.set_defaults(handler=_handle)
-
-
-def main(argv: list[str] | None = None) -> int:
-    """``python -m rsfmd.infer_fields infer-fields [--apply] [--path P]``."""
-    parser = argparse.ArgumentParser(prog="python -m rsfmd.infer_fields")
-    register(parser.add_subparsers(dest="command", required=True))
-    args = parser.parse_args(argv)
-    result: int = args.handler(args)
-    return result
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

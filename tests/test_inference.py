@@ -8,8 +8,9 @@ from typing import Any
 
 import pytest
 
+from agent.cli import main
 from rsfmd.backbones import MatchStatus, get_backbone, get_backbone_table, match_backbone
-from rsfmd.infer_fields import main, plan_file
+from rsfmd.infer_fields import plan_file
 from rsfmd.inference import PARAMETERS_CONFIDENCE, SENSORS_CONFIDENCE, dataset_name_candidates
 from rsfmd.schema import ModelRecord
 from rsfmd.vocab import UnknownTermError
@@ -155,7 +156,7 @@ def test_sensors_from_results_kept_in_attachment_files(tmp_path: Path) -> None:
     attachment = tmp_path / "benchmarks" / "t.jsonl"
     line = json.dumps({"model_id": "delta", "benchmark": _bench("UCM")})
     attachment.write_text(line + "\n", encoding="utf-8")
-    assert main(["infer-fields", "--apply", "--path", str(tmp_path)]) == 0
+    assert main(["db", "infer-fields", "--apply", "--path", str(tmp_path)]) == 0
     row = _read(path)["delta"]
     assert row["supported_sensors"] == ["Aerial"]
     assert row["confidence"]["supported_sensors"] == SENSORS_CONFIDENCE
@@ -163,7 +164,7 @@ def test_sensors_from_results_kept_in_attachment_files(tmp_path: Path) -> None:
     other = _write(tmp_path / "m.jsonl", [_record("epsilon")])
     before = other.read_bytes()
     attachment.write_text(json.dumps({"model_id": "epsilon", "benchmark": {"dataset": "AID"}}) + "\n")
-    assert main(["infer-fields", "--apply", "--path", str(tmp_path)]) == 1
+    assert main(["db", "infer-fields", "--apply", "--path", str(tmp_path)]) == 1
     assert other.read_bytes() == before
 
 
@@ -200,7 +201,7 @@ def test_invalid_line_blocks_the_file(tmp_path: Path) -> None:
     path.write_text(json.dumps(_record("ok", backbone="ViT-B")) + "\n{not json\n", encoding="utf-8")
     plan = plan_file(str(path), path.read_text(encoding="utf-8"))
     assert plan.errors and plan.new_text == ""
-    assert main(["infer-fields", "--apply", "--path", str(path)]) == 1
+    assert main(["db", "infer-fields", "--apply", "--path", str(path)]) == 1
 
 
 # The command.
@@ -209,7 +210,7 @@ def test_invalid_line_blocks_the_file(tmp_path: Path) -> None:
 def test_dry_run_writes_nothing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = _write(tmp_path / "m.jsonl", [_record("alpha", backbone="Swin-T")])
     before = path.read_bytes()
-    assert main(["infer-fields", "--path", str(path)]) == 0
+    assert main(["db", "infer-fields", "--path", str(path)]) == 0
     assert path.read_bytes() == before
     out = capsys.readouterr().out
     assert "alpha" in out and "num_parameters" in out and "dry run" in out
@@ -223,12 +224,12 @@ def test_apply_is_idempotent_and_keeps_order(tmp_path: Path) -> None:
     ]
     path = _write(tmp_path / "m.jsonl", records)
     second_line = path.read_text(encoding="utf-8").splitlines()[1]
-    assert main(["infer-fields", "--apply", "--path", str(path)]) == 0
+    assert main(["db", "infer-fields", "--apply", "--path", str(path)]) == 0
     once = path.read_text(encoding="utf-8")
     assert [json.loads(line)["model_id"] for line in once.splitlines()] == ["first", "second", "third"]
     assert once.splitlines()[1] == second_line
     rows = _read(path)
     assert rows["first"]["num_parameters"] == 11.7
     assert rows["third"]["supported_sensors"] == ["Google Earth"]
-    assert main(["infer-fields", "--apply", "--path", str(path)]) == 0
+    assert main(["db", "infer-fields", "--apply", "--path", str(path)]) == 0
     assert path.read_text(encoding="utf-8") == once
