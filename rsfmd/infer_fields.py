@@ -16,7 +16,7 @@ from typing import Any
 
 from rsfmd.backbones import MatchStatus
 from rsfmd.inference import PARAMETERS_CONFIDENCE, SENSORS_CONFIDENCE, Proposal, propose
-from rsfmd.loader import atomic_write_text, attachment_files, data_files
+from rsfmd.loader import RecordError, atomic_write_text, attachment_files, data_files, iter_attachments
 from rsfmd.schema import Benchmark, ModelRecord
 
 
@@ -92,15 +92,11 @@ def read_attachments(files: Sequence[Path]) -> tuple[dict[str, list[Benchmark]],
     by_id: dict[str, list[Benchmark]] = {}
     errors: list[str] = []
     for file in files:
-        for line_no, raw in enumerate(file.read_text(encoding="utf-8").splitlines(), start=1):
-            if not raw.strip():
-                continue
-            try:
-                data = json.loads(raw)
-                bench = Benchmark.model_validate(data["benchmark"])
-                by_id.setdefault(str(data["model_id"]), []).append(bench)
-            except (ValueError, KeyError, TypeError) as exc:
-                errors.append(f"{file}:{line_no}: {exc}")
+        for item in iter_attachments(file):
+            if isinstance(item, RecordError):
+                errors.append(str(item))
+            else:
+                by_id.setdefault(item[1], []).append(item[2])
     return by_id, errors
 
 

@@ -6,7 +6,7 @@ import hashlib
 import json
 import os
 import tempfile
-from collections.abc import Iterable, Sequence
+from collections.abc import Container, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -134,36 +134,47 @@ def attachment_files(path: str | os.PathLike[str] | None = None) -> list[Path]:
     return sorted(folder.glob("*.jsonl")) if folder is not None and folder.is_dir() else []
 
 
+def iter_attachments(
+    file: Path, known_ids: Container[str] | None = None
+) -> Iterator[tuple[int, str, Benchmark] | RecordError]:
+    """Each line of one attachment file as (line, model id, benchmark), or the error it holds.
+
+    With ``known_ids``, a line naming any other model is an error (its benchmark is not checked).
+    """
+    for line_no, raw in enumerate(file.read_text(encoding="utf-8").splitlines(), start=1):
+        if not raw.strip():
+            continue
+        try:
+            data = json.loads(raw)
+        except json.JSONDecodeError as exc:
+            yield RecordError(str(file), line_no, "", f"invalid JSON: {exc.msg}")
+            continue
+        if not isinstance(data, dict):
+            yield RecordError(str(file), line_no, "", "a line must be one JSON object")
+            continue
+        model_id = data.get("model_id")
+        if not isinstance(model_id, str) or (known_ids is not None and model_id not in known_ids):
+            yield RecordError(str(file), line_no, "model_id", f"no record with id {model_id!r}")
+            continue
+        try:
+            yield line_no, model_id, Benchmark.model_validate(data.get("benchmark"))
+        except ValidationError as exc:
+            for err in exc.errors():
+                reason = err["msg"].removeprefix("Value error, ")
+                loc = _location(("benchmark", *err["loc"]))
+                yield RecordError(str(file), line_no, loc, reason)
+
+
 def _attach_benchmarks(result: LoadResult, files: list[Path]) -> None:
     """Append benchmarks kept in attachment files to the records they name."""
     by_id = {record.model_id: record for record in result.records}
     for file in files:
         result.files.append(str(file))
-        for line_no, raw in enumerate(file.read_text(encoding="utf-8").splitlines(), start=1):
-            if not raw.strip():
-                continue
-            try:
-                data = json.loads(raw)
-            except json.JSONDecodeError as exc:
-                result.errors.append(RecordError(str(file), line_no, "", f"invalid JSON: {exc.msg}"))
-                continue
-            if not isinstance(data, dict):
-                result.errors.append(RecordError(str(file), line_no, "", "a line must be one JSON object"))
-                continue
-            model_id = data.get("model_id")
-            record = by_id.get(model_id) if isinstance(model_id, str) else None
-            if record is None:
-                result.errors.append(
-                    RecordError(str(file), line_no, "model_id", f"no record with id {model_id!r}")
-                )
-                continue
-            try:
-                record.benchmarks.append(Benchmark.model_validate(data.get("benchmark")))
-            except ValidationError as exc:
-                for err in exc.errors():
-                    reason = err["msg"].removeprefix("Value error, ")
-                    loc = _location(("benchmark", *err["loc"]))
-                    result.errors.append(RecordError(str(file), line_no, loc, reason))
+        for item in iter_attachments(file, by_id):
+            if isinstance(item, RecordError):
+                result.errors.append(item)
+            else:
+                by_id[item[1]].benchmarks.append(item[2])
 
 
 def load_database(path: str | os.PathLike[str] | None = None, *, strict: bool = True) -> LoadResult:
