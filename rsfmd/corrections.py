@@ -16,6 +16,8 @@ from pathlib import Path
 
 CORRECTIONS_FILE = Path(__file__).with_name("corrections.csv")
 ACTIONS = ("relabel", "drop")
+TABLES = ("capabilities-encoding",)
+"""Tables whose importer applies corrections; a row for any other table would never take effect."""
 
 
 @dataclass(frozen=True)
@@ -45,7 +47,6 @@ class Correction:
             "dataset": self.dataset,
             "metrics": [self.metric],
             "application": self.application or None,
-            "sensor": fields.get("sensor") or [],
             "source_note": note.lstrip("; "),
         }
 
@@ -59,6 +60,9 @@ def load_corrections(path: Path = CORRECTIONS_FILE) -> dict[tuple[str, str, str,
             raise ValueError(
                 f"{path}:{line_no}: action must be one of {', '.join(ACTIONS)}, not {row['action']!r}"
             )
+        if row["table"] not in TABLES:
+            tables = ", ".join(TABLES)
+            raise ValueError(f"{path}:{line_no}: corrections apply to {tables}, not {row['table']!r}")
         if row["action"] == "relabel" and not (row["task_type"] and row["dataset"] and row["metric"]):
             raise ValueError(f"{path}:{line_no}: a relabel needs task_type, dataset and metric")
         if not row["evidence_url"].startswith("https://"):

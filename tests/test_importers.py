@@ -176,6 +176,9 @@ def test_corrections_file_is_checked(tmp_path: Path) -> None:
     bad_action = _corrections(tmp_path, "capabilities-encoding,M,C,1,rename,,,,,https://example.org,x")
     with pytest.raises(ValueError, match="action must be one of relabel, drop"):
         corrections.load_corrections(bad_action)
+    other_table = _corrections(tmp_path, "GEO-Bench-2,M,C,1,drop,,,,,https://example.org,x")
+    with pytest.raises(ValueError, match="corrections apply to capabilities-encoding"):
+        corrections.load_corrections(other_table)
     no_target = _corrections(tmp_path, "capabilities-encoding,M,C,1,relabel,,,,,https://example.org,x")
     with pytest.raises(ValueError, match="relabel needs"):
         corrections.load_corrections(no_target)
