@@ -87,10 +87,16 @@ class Session:
         self._asked, self._answers = [], {}
         return self._run()
 
-    def answer(self, answers: Mapping[str, str]) -> Selection:
-        """Answer pending questions by field (e.g. {'modality': 'SAR'})."""
+    def answer(self, answers: Mapping[str, str], reply: str | None = None) -> Selection:
+        """Answer pending questions by field (e.g. {'modality': 'SAR'}), all in one round.
+
+        ``reply`` adds free text to the same round (as ask() would), so picked answers and a typed
+        one need not cost two rounds.
+        """
         if self._turn is None:
             raise ConfigurationError("No task yet: call ask() with a task description first.")
+        limit = self.settings.orchestrator.max_query_chars
+        reply = validate_text(reply, limit) if reply and reply.strip() else ""
         by_field = {q.field: q for q in self._pending}
         parts = []
         for field_name, value in answers.items():
@@ -101,7 +107,11 @@ class Session:
             self._answers[field_name] = str(value)
         # Only answered fields count as asked: a question left open may come back next round.
         answered = {f for f, v in answers.items() if str(v).strip()}
-        return self._continue(" ".join(parts) if parts else "", answered)
+        if reply:
+            self._answers["reply"] = f"{self._answers.get('reply', '')} {reply}".strip()
+            parts.append(reply)
+            answered |= set(by_field)
+        return self._continue(" ".join(parts), answered)
 
     def _continue(self, reply: str, answered: set[str]) -> Selection:
         assert self._turn is not None

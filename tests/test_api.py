@@ -60,6 +60,18 @@ def test_answering_the_clarification_refines_the_answer() -> None:
     assert all("SAR" in m.modalities for m in final.models)
 
 
+def test_clicked_answers_and_typed_text_share_one_round() -> None:
+    session = Session(_settings(), k=3)
+    session.ask("I need a model")
+    both = session.answer({"application": "flood mapping"}, reply="with Sentinel-1 SAR on a laptop")
+    assert both.clarification_rounds == 1
+    assert both.query.application == "flood mapping"
+    assert "SAR" in both.query.modality
+    assert "Sentinel-1" in both.query.sensor
+    with pytest.raises(InputError, match="limit is 4000"):
+        session.answer({}, reply="x" * 4001)
+
+
 def test_at_most_three_clarification_rounds() -> None:
     session = Session(_settings(), k=3)
     selection = session.ask("I need a model")

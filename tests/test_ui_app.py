@@ -166,13 +166,25 @@ def test_chat_clarifies_then_answers_with_its_own_session() -> None:
         tab = ChatTab(settings)
     conv = Conversation()
     out = _final(tab.respond("I need a model", [], conv, 3, False))
-    assert conv.selection is not None and conv.pending, "a vague query should be clarified"
-    question = conv.pending[0]
-    out = _final(tab.answer_clicked(0, question.options[0], out[tab.chatbot], conv, 3, False))
-    assert conv.session is not None and len(conv.session.history) == 2
-    assert question.options[0] in conv.session.history[-1].query_text
+    assert conv.selection is not None and len(conv.pending) == 2, "a vague query should ask two questions"
+    assert out[tab.send_answers].visible is True
+    first, second = conv.pending
+    # One click notes the answer but waits: the other question still needs one.
+    noted = _final(tab.answer_clicked(0, first.options[1], out[tab.chatbot], conv, 3, False))
+    assert conv.session is not None and len(conv.session.history) == 1
+    assert "Noted" in noted[tab.status] and "Send answers" in noted[tab.status]
+    assert noted[tab.option_buttons[0][1]].variant == "primary"
+    assert noted[tab.option_buttons[0][0]].variant == "secondary"
+    # The second click sends both answers as one round.
+    out = _final(tab.answer_clicked(1, second.options[0], out[tab.chatbot], conv, 3, False))
+    assert len(conv.session.history) == 2
+    assert conv.selection is not None and conv.selection.clarification_rounds == 1
+    query = conv.selection.query
+    assert query.application == first.options[1]
+    assert query.modality and query.modality[0] in second.options[0]
     history = out[tab.chatbot]
     assert [m["role"] for m in history] == ["user", "assistant", "user", "assistant"]
+    assert history[2]["content"] == f"{first.options[1]}; {second.options[0]}"
     other = Conversation()
     _final(
         tab.respond(
@@ -181,6 +193,32 @@ def test_chat_clarifies_then_answers_with_its_own_session() -> None:
     )
     assert other.session is not conv.session
     assert other.selection is not None and "Crop type" in other.selection.query_text
+
+
+@pytest.mark.slow
+def test_send_answers_and_typed_text_go_with_clicked_answers() -> None:
+    with gr.Blocks():
+        tab = ChatTab(_settings())
+    conv = Conversation()
+    out = _final(tab.respond("I need a model", [], conv, 3, False))
+    nothing = _final(tab.send_clicked(out[tab.chatbot], conv))
+    assert "Click a suggested answer first" in nothing[tab.status]
+    first = conv.pending[0]
+    _final(tab.answer_clicked(0, first.options[0], out[tab.chatbot], conv, 3, False))
+    sent = _final(tab.send_clicked(out[tab.chatbot], conv))
+    assert conv.session is not None and len(conv.session.history) == 2
+    assert conv.picks == {}
+    assert sent[tab.chatbot][-2]["content"] == first.options[0]
+    # Typed text after a click: both go in the same round.
+    typed = Conversation()
+    out = _final(tab.respond("I need a model", [], typed, 3, False))
+    app_q, mod_q = typed.pending
+    _final(tab.answer_clicked(0, app_q.options[0], out[tab.chatbot], typed, 3, False))
+    out = _final(tab.respond("Sentinel-1 SAR", out[tab.chatbot], typed, 3, False))
+    assert typed.session is not None and len(typed.session.history) == 2
+    assert typed.selection is not None and typed.selection.clarification_rounds == 1
+    assert "SAR" in typed.selection.query.modality
+    assert out[tab.chatbot][-2]["content"] == f"{app_q.options[0]}; Sentinel-1 SAR"
 
 
 @pytest.mark.slow

@@ -145,13 +145,15 @@ def test_first_screen_says_what_to_type_then_query_shows_cards_with_links(page: 
     page.screenshot(path=str(shots / "02_answer_cards.png"), full_page=True)
 
 
-def test_clicking_a_suggested_answer_refines_the_answer(page: Any, shots: Path) -> None:
+def test_clicking_suggested_answers_refines_the_answer(page: Any, shots: Path) -> None:
     _ask(page, "I need a model")
     option = page.locator("#remsa-questions button.remsa-option").first
     option.wait_for(state="visible")
     page.screenshot(path=str(shots / "03_clarification.png"), full_page=True)
     choice = option.inner_text().strip()
     option.click()
+    page.wait_for_function("document.querySelector('#remsa-status')?.innerText.includes('Noted')")
+    page.locator("#remsa-send-answers").click()
     bots = page.locator('[data-testid="bot"]')
     page.wait_for_function("document.querySelectorAll('[data-testid=\"bot\"]').length >= 2")
     page.wait_for_function("document.querySelector('#remsa-status')?.innerText.includes('Done in')")

@@ -15,10 +15,12 @@ from agent.settings import Settings
 from ui.cards import EMPTY_RESULTS, chat_summary, selection_html
 from ui.conversation import (
     Conversation,
-    answer_call,
     export_files,
     give_feedback,
+    pick_answer,
+    picks_text,
     run_with_progress,
+    send_picks,
     session_settings,
     start_or_continue,
     status_line,
@@ -83,7 +85,9 @@ class ChatTab:
                     ]
                 self.status = gr.Markdown("", elem_id="remsa-status")
                 with gr.Column(visible=False, elem_id="remsa-questions") as self.questions_box:
-                    gr.Markdown("**Click a suggested answer** (or type your own in the box above):")
+                    gr.Markdown(
+                        "**Click a suggested answer** for each question (or type your own in the box above):"
+                    )
                     self.question_md: list[Any] = []
                     self.option_buttons: list[list[Any]] = []
                     for _ in range(MAX_QUESTIONS):
@@ -95,6 +99,13 @@ class ChatTab:
                                     for _ in range(MAX_OPTIONS)
                                 ]
                             )
+                    self.send_answers = gr.Button(
+                        "Send answers",
+                        size="sm",
+                        variant="primary",
+                        visible=False,
+                        elem_id="remsa-send-answers",
+                    )
                 self.new_task = gr.Button("Start a new task", size="sm", variant="secondary")
                 with gr.Accordion("Settings", open=False, elem_id="remsa-settings"):
                     self.k = gr.Slider(
@@ -146,6 +157,7 @@ class ChatTab:
             self.questions_box,
             *self.question_md,
             *buttons,
+            self.send_answers,
             self.export_row,
             self.download_json,
             self.download_md,
@@ -174,6 +186,12 @@ class ChatTab:
                     api_visibility="private",
                     **common,
                 )
+        self.send_answers.click(
+            self.send_clicked,
+            inputs=[self.chatbot, self.state],
+            api_visibility="private",
+            **common,
+        )
         for rank, (_, _, up, down) in enumerate(self.rate_rows, start=1):
             for button, vote in ((up, "up"), (down, "down")):
                 button.click(
@@ -199,12 +217,13 @@ class ChatTab:
         if not (text or "").strip():
             yield {self.status: "Type your task first, e.g. *" + EXAMPLE_QUERIES[0] + "*."}
             return
+        shown = "; ".join([*conv.picks.values(), text]) if conv.pending else text
         try:
             call = start_or_continue(conv, text, settings)
         except RemsaError as exc:
             yield {self.status: f"**Problem:** {exc}"}
             return
-        yield from self._turn(conv, list(history or []), text, call)
+        yield from self._turn(conv, list(history or []), shown, call)
 
     def respond_new(
         self,
@@ -228,18 +247,45 @@ class ChatTab:
         k: float,
         memory_on: bool,
     ) -> Iterator[Updates]:
-        """A suggested answer was clicked: submit it as the answer to that question."""
+        """A suggested answer was clicked: note it; once every question has one, send them together."""
         pending = conv.pending
         if slot >= len(pending):
             yield {self.status: "That question is no longer pending."}
             return
         question = pending[slot]
+        chosen = {**conv.picks, question.field: option}
         try:
-            call = answer_call(conv, question.field, option)
+            call = pick_answer(conv, question.field, option)
         except RemsaError as exc:
             yield {self.status: f"**Problem:** {exc}"}
             return
-        yield from self._turn(conv, list(history or []), option, call)
+        if call is None:
+            left = len(pending) - len(conv.picks)
+            others = "the other question" if left == 1 else f"the other {left} questions"
+            updates: Updates = {
+                self.state: conv,
+                self.status: (
+                    f"Noted: **{option}**. Answer {others} too, or press **Send answers** "
+                    "to go on with what you picked."
+                ),
+            }
+            for j, choice in enumerate(question.options[:MAX_OPTIONS]):
+                updates[self.option_buttons[slot][j]] = (
+                    gr.Button(variant="primary") if choice == option else gr.Button(variant="secondary")
+                )
+            yield updates
+            return
+        yield from self._turn(conv, list(history or []), "; ".join(chosen.values()), call)
+
+    def send_clicked(self, history: list[dict[str, Any]] | None, conv: Conversation) -> Iterator[Updates]:
+        """'Send answers': answer the pending questions with what was clicked so far, in one round."""
+        text = picks_text(conv)
+        try:
+            call = send_picks(conv)
+        except RemsaError as exc:
+            yield {self.status: f"**Problem:** {exc}"}
+            return
+        yield from self._turn(conv, list(history or []), text, call)
 
     def rate(self, rank: int, vote: str, conv: Conversation, comment: str | None) -> str:
         """Store a vote on the model at ``rank`` of the last answer."""
@@ -290,7 +336,8 @@ class ChatTab:
         for slot, question in enumerate(questions[:MAX_QUESTIONS]):
             updates[self.question_md[slot]] = gr.Markdown(f"**{question.text}**", visible=True)
             for j, option in enumerate(question.options[:MAX_OPTIONS]):
-                updates[self.option_buttons[slot][j]] = gr.Button(option, visible=True)
+                updates[self.option_buttons[slot][j]] = gr.Button(option, visible=True, variant="secondary")
+        updates[self.send_answers] = gr.Button(visible=len(questions) > 1)
         if selection.models:
             json_path, md_path = export_files(conv, selection)
             updates[self.export_row] = gr.Row(visible=True)
@@ -309,6 +356,7 @@ class ChatTab:
         for slot in self.option_buttons:
             for button in slot:
                 updates[button] = gr.Button(visible=False)
+        updates[self.send_answers] = gr.Button(visible=False)
         updates[self.export_row] = gr.Row(visible=False)
         updates[self.rate_box] = gr.Accordion(visible=False)
         for row, label, _, _ in self.rate_rows:

@@ -43,6 +43,8 @@ class Conversation:
     session: Session | None = None
     export_dir: Path | None = None
     votes: dict[str, str] = field(default_factory=dict)
+    # Suggested answers clicked so far (field -> option), sent together as one clarification round.
+    picks: dict[str, str] = field(default_factory=dict)
 
     @property
     def selection(self) -> Selection | None:
@@ -95,20 +97,47 @@ def run_with_progress(session: Session, call: Callable[[], Selection]) -> Iterat
 
 
 def start_or_continue(conv: Conversation, text: str, settings: Settings) -> Callable[[], Selection]:
-    """The call that answers typed text: answers pending questions, or starts a new task."""
+    """The call that answers typed text: answers pending questions, or starts a new task.
+
+    Answers already clicked for other questions go with the typed text in the same round.
+    """
     if conv.session is None or not conv.pending:
         conv.session = Session(settings, k=settings.top_k)
-        conv.votes = {}
+        conv.votes, conv.picks = {}, {}
     session = conv.session
+    if conv.picks:
+        picks, conv.picks = dict(conv.picks), {}
+        return lambda: session.answer(picks, reply=text)
     return lambda: session.ask(text)
 
 
-def answer_call(conv: Conversation, field_name: str, option: str) -> Callable[[], Selection]:
-    """The call that answers one clarification question with a clicked option."""
-    if conv.session is None:
+def pick_answer(conv: Conversation, field_name: str, option: str) -> Callable[[], Selection] | None:
+    """Record a clicked answer; once every pending question has one, the call that sends them all.
+
+    Returns None while other questions are still unanswered, so one click does not use up a
+    clarification round that the other questions need.
+    """
+    pending = {q.field for q in conv.pending}
+    if conv.session is None or field_name not in pending:
         raise RemsaError("No question is pending: describe your task first.")
+    conv.picks[field_name] = option
+    return send_picks(conv) if pending <= set(conv.picks) else None
+
+
+def send_picks(conv: Conversation) -> Callable[[], Selection]:
+    """The call that answers the pending questions with the answers clicked so far, in one round."""
+    if conv.session is None or not conv.pending:
+        raise RemsaError("No question is pending: describe your task first.")
+    if not conv.picks:
+        raise RemsaError("Click a suggested answer first, or type your answer in the box.")
     session = conv.session
-    return lambda: session.answer({field_name: option})
+    picks, conv.picks = dict(conv.picks), {}
+    return lambda: session.answer(picks)
+
+
+def picks_text(conv: Conversation) -> str:
+    """The clicked answers as one chat message."""
+    return "; ".join(conv.picks.values())
 
 
 def export_files(conv: Conversation, selection: Selection) -> tuple[Path, Path]:
