@@ -98,6 +98,14 @@ class CapabilitiesSettings(_Section):
     distance: Literal["l2", "cosine", "poincare"] = Field(default="l2", description="Distance function.")
     min_results: int = Field(default=5, ge=1, description="Drop models and datasets with fewer results.")
     seed: int = Field(default=0, description="Random seed of the fit.")
+    regularization: float = Field(
+        default=0.3,
+        ge=0,
+        description=(
+            "Ridge penalty on the squared norms of the fitted points (0 = the paper's loss); "
+            "chosen by nested cross-validation (remsa capenc evaluate)."
+        ),
+    )
     enabled: bool = Field(default=True, description="Use predictions as ranking evidence.")
 
 

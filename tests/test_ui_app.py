@@ -212,7 +212,7 @@ def test_send_answers_and_typed_text_go_with_clicked_answers() -> None:
     # Typed text after a click: both go in the same round.
     typed = Conversation()
     out = _final(tab.respond("I need a model", [], typed, 3, False))
-    app_q, mod_q = typed.pending
+    app_q, _ = typed.pending
     _final(tab.answer_clicked(0, app_q.options[0], out[tab.chatbot], typed, 3, False))
     out = _final(tab.respond("Sentinel-1 SAR", out[tab.chatbot], typed, 3, False))
     assert typed.session is not None and len(typed.session.history) == 2

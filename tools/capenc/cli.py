@@ -36,13 +36,13 @@ def _fit(args: argparse.Namespace) -> int:
 
 def _evaluate(args: argparse.Namespace) -> int:
     from tools.capenc.evaluate import evaluate
-    from tools.capenc.fit import FitConfig
     from tools.capenc.matrix import prepare
+    from tools.capenc.predict import fit_config
 
     settings = Settings()
     cap = settings.capabilities
     _, gaps = prepare(_records(settings), cap.min_results)
-    chosen = FitConfig(dimensions=cap.dimensions, distance=cap.distance, seed=cap.seed)
+    chosen = fit_config(settings)
     dims = tuple(range(2, 11)) if not args.quick else (cap.dimensions,)
     report = evaluate(gaps, chosen=chosen, dimensions=dims, folds=args.folds)
     print(json.dumps(report.to_dict(), indent=2) if args.json else report.table())

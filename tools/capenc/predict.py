@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -78,6 +78,17 @@ class MapPoint:
     y: float
 
 
+def fit_config(settings: Settings) -> FitConfig:
+    """The fit configuration the settings ask for."""
+    cap = settings.capabilities
+    return FitConfig(
+        dimensions=cap.dimensions,
+        distance=cap.distance,
+        seed=cap.seed,
+        regularization=cap.regularization,
+    )
+
+
 def row_label(row_id: str) -> str:
     """A readable row name: the variant, prefixed with the model id unless the variant names it."""
     model_id, _, variant = row_id.partition(ROW_SEPARATOR)
@@ -135,7 +146,7 @@ class CapabilitiesPredictor:
         rng = np.random.default_rng(config.seed)
         for b in range(n_bootstrap):
             pick = rng.integers(0, len(rows), size=len(rows))
-            boot = FitConfig(config.dimensions, config.distance, config.seed + b + 1, config.max_iter)
+            boot = replace(config, seed=config.seed + b + 1)
             members.append(fit_cells(rows[pick], cols[pick], targets[pick], gaps.shape, boot))
         return cls(
             matrix.model_ids,
@@ -186,7 +197,7 @@ class CapabilitiesPredictor:
     def load_or_fit(cls, records: Sequence[ModelRecord], settings: Settings) -> CapabilitiesPredictor:
         """The cached fit for these records and settings, fitting (and caching) it when absent."""
         cap = settings.capabilities
-        config = FitConfig(dimensions=cap.dimensions, distance=cap.distance, seed=cap.seed)
+        config = fit_config(settings)
         matrix, gaps = prepare(records, cap.min_results)
         if not matrix.model_ids:
             raise ValueError(
