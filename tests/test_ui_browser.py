@@ -153,6 +153,9 @@ def test_clicking_suggested_answers_refines_the_answer(page: Any, shots: Path) -
     choice = option.inner_text().strip()
     option.click()
     page.wait_for_function("document.querySelector('#remsa-status')?.innerText.includes('Noted')")
+    page.mouse.move(0, 0)
+    assert page.locator("#remsa-questions button.remsa-option.primary").count() == 1
+    page.screenshot(path=str(shots / "03b_answer_picked.png"), full_page=True)
     page.locator("#remsa-send-answers").click()
     bots = page.locator('[data-testid="bot"]')
     page.wait_for_function("document.querySelectorAll('[data-testid=\"bot\"]').length >= 2")

@@ -215,4 +215,6 @@ APP_CSS = """
 .remsa-table td, .remsa-table th { padding: 4px 8px; border-bottom: 1px solid var(--border-color-primary);
   text-align: left; vertical-align: top; }
 .remsa-best { font-weight: 700; }
+.remsa-option.primary { font-weight: 700; }
+.remsa-option.primary::before { content: "✓ "; }
 """
