@@ -87,9 +87,10 @@ def _index(args: argparse.Namespace) -> int:
     resources = get_resources(Settings())
     resources.retrieval.ensure_built()
     vectors = resources.retrieval.vectors()
-    source = "cache" if resources.retrieval.loaded_from_cache else "encoded"
+    encoded = resources.retrieval.encoded
+    source = "all from cache" if not encoded else f"{encoded} encoded, the rest from cache"
     print(
-        f"{len(resources.records)} records, {vectors.shape[1]}-d, {source} in "
+        f"{len(resources.records)} records, {vectors.shape[1]}-d ({source}) in "
         f"{time.perf_counter() - start:.1f} s "
         f"(database {resources.database_version[:12]})"
     )

@@ -81,7 +81,7 @@ def get_resources(settings: Settings, encoder: Encoder | None = None) -> Resourc
             records=records,
             database_version=version,
             encoder=enc,
-            retrieval=RetrievalIndex(records, enc, settings.cache_dir(), version),
+            retrieval=RetrievalIndex(records, enc, settings.cache_dir()),
             evidence=EvidenceIndex(records),
             by_id={r.model_id: r for r in records},
         )

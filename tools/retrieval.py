@@ -1,13 +1,14 @@
 """Retrieval tool: embed RS-FMD records with type-indicator prefixes and search them with FAISS.
 
 High recall by design: it returns every record above a similarity threshold (up to k) and leaves
-hard constraints to the filtering tool. Record embeddings are cached on disk, keyed by the
-database's content hash and the encoder's name, and the index is built on first use.
+hard constraints to the filtering tool. Record embeddings are cached on disk per record, keyed by
+the content hash of the record's embedded text and by the encoder's name, so a changed or added
+record costs one encoding, not a rebuild; the index is built on first use.
 """
 
 from __future__ import annotations
 
-import json
+import hashlib
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -17,7 +18,6 @@ from typing import Any
 import numpy as np
 
 from agent.query import StructuredQuery
-from rsfmd.loader import atomic_write_text
 from rsfmd.schema import ModelRecord
 from tools.embedding import Encoder
 
@@ -66,16 +66,14 @@ class RetrievedRecord:
 class RetrievalIndex:
     """FAISS inner-product index over normalised record embeddings (cosine similarity)."""
 
-    def __init__(
-        self, records: Sequence[ModelRecord], encoder: Encoder, cache_dir: Path | None, db_hash: str
-    ) -> None:
+    def __init__(self, records: Sequence[ModelRecord], encoder: Encoder, cache_dir: Path | None) -> None:
         self._records = list(records)
         self._encoder = encoder
         self._cache_dir = cache_dir
-        self._db_hash = db_hash
         self._index: Any = None
         self._lock = threading.Lock()
         self.build_seconds: float | None = None
+        self.encoded = 0  # records encoded (not found in the cache) by the last build
         self.loaded_from_cache = False
 
     @property
@@ -83,33 +81,50 @@ class RetrievalIndex:
         """Records in index order."""
         return self._records
 
-    def _cache_paths(self) -> tuple[Path, Path] | None:
+    def _cache_path(self) -> Path | None:
         if self._cache_dir is None:
             return None
-        stem = f"{self._db_hash[:16]}-{self._encoder.name.replace('/', '_')}"
-        folder = self._cache_dir / "index"
-        return folder / f"{stem}.npy", folder / f"{stem}.json"
+        return self._cache_dir / "index" / f"records-{self._encoder.name.replace('/', '_')}.npz"
+
+    def _read_cache(self, path: Path | None) -> dict[str, np.ndarray]:
+        """Cached vectors by text hash; empty when absent or unreadable (then they are re-encoded)."""
+        if path is None or not path.exists():
+            return {}
+        try:
+            with np.load(path, allow_pickle=False) as data:
+                keys, vectors = [str(k) for k in data["keys"]], np.asarray(data["vectors"], np.float32)
+        except (OSError, ValueError, KeyError):
+            return {}
+        if vectors.ndim != 2 or len(keys) != vectors.shape[0]:
+            return {}
+        return dict(zip(keys, vectors, strict=True))
 
     def _embeddings(self) -> np.ndarray:
-        paths = self._cache_paths()
-        ids = [r.model_id for r in self._records]
-        if paths and paths[0].exists() and paths[1].exists():
-            try:
-                cached_ids = json.loads(paths[1].read_text())
-                vectors = np.load(paths[0])
-                if cached_ids == ids and vectors.shape[0] == len(ids):
-                    self.loaded_from_cache = True
-                    return np.asarray(vectors, dtype=np.float32)
-            except (OSError, ValueError):
-                pass  # an unreadable cache is rebuilt below
-        vectors = self._encoder.encode([record_text(r) for r in self._records])
-        if paths:
-            paths[0].parent.mkdir(parents=True, exist_ok=True)
-            tmp = paths[0].with_suffix(".tmp.npy")
-            np.save(tmp, vectors)
-            tmp.replace(paths[0])
-            atomic_write_text(paths[1], json.dumps(ids))
-        return vectors
+        texts = [record_text(r) for r in self._records]
+        keys = [hashlib.sha256(t.encode("utf-8")).hexdigest()[:24] for t in texts]
+        path = self._cache_path()
+        cached = self._read_cache(path)
+        missing = [i for i, key in enumerate(keys) if key not in cached]
+        if missing or not keys:
+            fresh = self._encoder.encode([texts[i] for i in missing])
+            if not keys:
+                return np.asarray(fresh, dtype=np.float32)  # no records: an empty (0, dim) matrix
+            for i, vector in zip(missing, fresh, strict=True):
+                cached[keys[i]] = np.asarray(vector, np.float32)
+        self.encoded = len(missing)
+        self.loaded_from_cache = not missing
+        vectors = np.stack([cached[key] for key in keys])
+        if path is not None and (missing or len(cached) != len(set(keys))):
+            self._write_cache(path, keys, vectors)
+        return np.asarray(vectors, dtype=np.float32)
+
+    @staticmethod
+    def _write_cache(path: Path, keys: list[str], vectors: np.ndarray) -> None:
+        """Keep exactly the current records' vectors; one file, replaced atomically."""
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f".{path.name}.{threading.get_ident()}.tmp.npz")
+        np.savez(tmp, keys=np.array(keys), vectors=vectors)
+        tmp.replace(path)
 
     def ensure_built(self) -> None:
         """Build the FAISS index once (thread-safe)."""
