@@ -91,6 +91,24 @@ def test_every_record_has_a_source() -> None:
         assert record.sources and all(s.url.startswith("http") for s in record.sources), record.model_id
 
 
+def test_no_result_is_recorded_twice_for_a_model() -> None:
+    """The same result from two sources (e.g. a README and a reading note) is kept once."""
+    for record in load_records():
+        seen: dict[tuple[object, ...], str] = {}
+        for bench in record.benchmarks:
+            key = (
+                bench.dataset,
+                bench.task_type,
+                tuple(bench.metrics),
+                tuple(bench.metrics_value),
+                bench.setting,
+                bench.sampling_percentage,
+                bench.variant,
+            )
+            assert key not in seen, f"{record.model_id}: {key} from {seen.get(key)} and {bench.source_url}"
+            seen[key] = bench.source_url
+
+
 def test_attachment_for_unknown_model_is_an_error(tmp_path: Path, fixtures_dir: Path) -> None:
     data = tmp_path / "data"
     (data / "benchmarks").mkdir(parents=True)

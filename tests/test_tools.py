@@ -10,7 +10,7 @@ from tests.records import make_record
 from tools.evidence import EvidenceIndex
 from tools.explanation import explain
 from tools.filtering import filter_candidates, violations
-from tools.ranking import Candidate, Prediction, query_weights, score_candidates
+from tools.ranking import Candidate, Prediction, generalizability_fit, query_weights, score_candidates
 
 
 def record(model_id: str, **fields: Any) -> ModelRecord:
@@ -116,6 +116,41 @@ def test_reported_standing_decides_between_equal_models() -> None:
     assert [c.record.model_id for c in ranked] == ["good", "bad"]
     models = explain(ranked, query)
     assert any("mIoU 90 on Sen1Floods11" in reason for reason in models[0].reasons)
+
+
+def test_explanation_names_variants_and_weak_sizes_plainly() -> None:
+    two_sizes = record(
+        "two",
+        modalities=["SAR"],
+        num_parameters=0.5,
+        confidence={"num_parameters": 0.6},
+        pretraining_phases=[
+            {"dataset": "A", "regions_coverage": ["Global"]},
+            {"dataset": "B", "regions_coverage": ["global"]},
+        ],
+        benchmarks=[
+            {**bench("Sen1Floods11", "mIoU", 80.0, app="flood mapping"), "variant": "Base"},
+            {**bench("Sen1Floods11", "mIoU", 80.0, app="flood mapping"), "variant": "Large"},
+        ],
+    )
+    one_size = record(
+        "one",
+        modalities=["SAR"],
+        num_parameters=86,
+        benchmarks=[{**bench("Sen1Floods11", "mIoU", 70.0, app="flood mapping"), "variant": "ViT-B"}],
+    )
+    query = StructuredQuery(application="flood mapping", task_type="segmentation", modality=["SAR"])
+    ranked = score_candidates(
+        [Candidate(two_sizes), Candidate(one_size)], query, EvidenceIndex([two_sizes, one_size])
+    )
+    reasons = {m.model_id: " | ".join(m.reasons + m.trade_offs) for m in explain(ranked, query)}
+    # Equal values of two variants read as two results, not one result printed twice.
+    assert "mIoU 80 on Sen1Floods11 (Base; fine-tune" in reasons["two"]
+    assert "mIoU 80 on Sen1Floods11 (Large; fine-tune" in reasons["two"]
+    assert "mIoU 70 on Sen1Floods11 (fine-tune" in reasons["one"]  # a single variant is not named
+    assert "not stated by the authors: derived or secondary, confidence 0.6" in reasons["two"]
+    # Two phases both global: said once.
+    assert generalizability_fit(Candidate(two_sizes)).evidence == ["pretrained on global data"]
 
 
 def test_prediction_is_used_without_a_direct_result_and_labelled() -> None:

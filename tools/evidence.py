@@ -84,10 +84,11 @@ class EvidenceItem:
     n_models: int
     source_url: str
     sampling_percentage: float | None
+    variant: str | None = None  # named only when the model reports results for several variants
 
     def describe(self) -> str:
-        """e.g. 'mIoU 88.9 on Sen1Floods11 (fine-tune; 2nd of 9 reporting)'."""
-        parts = [self.setting]
+        """e.g. 'mIoU 88.9 on Sen1Floods11 (ViT-L; fine-tune; #2 of 9 models reporting it)'."""
+        parts = [self.variant, self.setting] if self.variant else [self.setting]
         if self.sampling_percentage is not None and self.sampling_percentage < 100:
             parts.append(f"{self.sampling_percentage:g}% labels")
         if self.standing is not None and self.n_models > 1:
@@ -126,6 +127,7 @@ class EvidenceIndex:
     def relevant(self, record: ModelRecord, query: StructuredQuery) -> list[EvidenceItem]:
         """The record's results on the user's application, task type or related tasks, best first."""
         items: list[EvidenceItem] = []
+        several_variants = len({b.variant for b in record.benchmarks if b.variant}) > 1
         for bench in record.benchmarks:
             relevance = _relevance(bench, query)
             if relevance is None:
@@ -144,6 +146,7 @@ class EvidenceIndex:
                         n_models=n_models,
                         source_url=bench.source_url,
                         sampling_percentage=bench.sampling_percentage,
+                        variant=bench.variant if several_variants else None,
                     )
                 )
         items.sort(

@@ -231,8 +231,13 @@ def efficiency_fit(c: Candidate, query: StructuredQuery) -> Criterion:
     else:
         score = max(0.05, min(1.0, 1.0 - 0.35 * math.log10(max(size, 1.0) / 25.0)))
     budget = f" (budget {limit:g}M)" if limit is not None else ""
-    if field_confidence(c.record, "num_parameters") < LOW_CONFIDENCE:
-        text = f"about {size:g}M parameters (its backbone's standard size, not stated by the authors){budget}"
+    confidence = field_confidence(c.record, "num_parameters")
+    if confidence < LOW_CONFIDENCE:
+        # Derived (a named backbone's standard size, a count from released code) or secondary.
+        text = (
+            f"about {size:g}M parameters (not stated by the authors: derived or secondary, "
+            f"confidence {confidence:.2g}){budget}"
+        )
         return Criterion(score, evidence=[text], known=False)
     return Criterion(score, evidence=[f"smallest variant {size:g}M parameters{budget}"])
 
@@ -240,7 +245,7 @@ def efficiency_fit(c: Candidate, query: StructuredQuery) -> Criterion:
 def generalizability_fit(c: Candidate) -> Criterion:
     """Diversity and scale of pretraining: regions, modalities, sensors, images."""
     r = c.record
-    regions = " ".join(x.lower() for p in r.pretraining_phases for x in p.regions_coverage)
+    regions = " ".join(dict.fromkeys(x.lower() for p in r.pretraining_phases for x in p.regions_coverage))
     images = sum(p.num_images or 0 for p in r.pretraining_phases)
     known = bool(regions or images or r.supported_sensors)
     geo = 1.0 if ("global" in regions or "world" in regions) else 0.6 if regions else 0.4
