@@ -7,6 +7,7 @@ type, application, modalities, sensors, region and the dataset's conventional me
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import cache
 
@@ -63,10 +64,20 @@ def dataset_info(value: str) -> DatasetInfo:
     )
 
 
+_QUALIFIER = re.compile(r"\s*\([^()]*\)\s*$")
+
+
 @cache
 def find_dataset(value: str) -> DatasetInfo | None:
-    """Facts about a dataset, or None when the table does not know it (cheap; cached)."""
-    found = get_dataset_table().get(value)
+    """Facts about a dataset, or None when the table does not know it (cheap; cached).
+
+    A trailing qualifier in brackets names a protocol or suite, not another dataset
+    ("HLS Burn Scars (PANGAEA)" is HLS Burn Scars), so it is dropped when the full name is unknown.
+    """
+    table = get_dataset_table()
+    found = table.get(value)
+    if found is None and (base := _QUALIFIER.sub("", value)) != value and base:
+        found = table.get(base)
     return dataset_info(found) if found is not None else None
 
 

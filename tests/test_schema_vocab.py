@@ -7,6 +7,7 @@ import datetime as dt
 import pytest
 from pydantic import ValidationError
 
+from rsfmd.datasets import find_dataset
 from rsfmd.loader import load_records
 from rsfmd.schema import Benchmark, ModelRecord
 from rsfmd.vocab import (
@@ -169,3 +170,13 @@ def test_rmse_is_not_range_limited_to_percent() -> None:
         }
     )
     assert bench.values() == {"RMSE": 140.5}
+
+
+def test_a_bracketed_protocol_qualifier_still_finds_the_dataset() -> None:
+    pangaea = find_dataset("HLS Burn Scars (PANGAEA)")
+    assert pangaea is not None and pangaea.name == "HLS Burn Scars"
+    assert pangaea.application == "burn scar mapping"
+    assert find_dataset("Sen1Floods11 (GEO-Bench-2)") == find_dataset("Sen1Floods11")
+    # Only a trailing qualifier is dropped, and only when the full name is unknown.
+    assert find_dataset("CHOICE (change detection, L-3)") is None
+    assert find_dataset("(PANGAEA)") is None
