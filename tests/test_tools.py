@@ -191,3 +191,23 @@ def test_output_tasks_need_a_model_that_produces_them() -> None:
     # The budget is relaxed before the task: the user gets a real captioner, flagged as too big.
     assert [r.model_id for r in outcome.survivors] == ["captioner"]
     assert outcome.relaxed == {"captioner": ["compute"]}
+
+
+def test_results_on_other_imagery_count_less_than_results_on_the_users_imagery() -> None:
+    optical_result = record(
+        "optical-result",
+        modalities=["SAR", "RGB"],
+        benchmarks=[bench("DOTA", "mAP", 80.0, task="detection")],
+    )
+    sar_result = record(
+        "sar-result",
+        modalities=["SAR"],
+        benchmarks=[bench("Sen1Floods11", "mIoU", 60.0, app="flood mapping")],
+    )
+    index = EvidenceIndex([optical_result, sar_result])
+    sar_query = StructuredQuery(task_type="detection", modality=["SAR"])
+    assert [i.relevance for i in index.relevant(optical_result, sar_query)] == ["related"]
+    rgb_query = StructuredQuery(task_type="detection", modality=["RGB"])
+    assert [i.relevance for i in index.relevant(optical_result, rgb_query)] == ["task"]
+    flood = StructuredQuery(application="flood mapping", task_type="segmentation", modality=["SAR"])
+    assert [i.relevance for i in index.relevant(sar_result, flood)] == ["application"]

@@ -155,7 +155,18 @@ class EvidenceIndex:
         return items
 
 
+_DOWNGRADE = {"application": "task", "task": "related", "related": "related"}
+
+
 def _relevance(bench: Benchmark, query: StructuredQuery) -> str | None:
+    relevance = _task_relevance(bench, query)
+    if relevance is not None and query.modality and not _same_imagery(bench, query.modality):
+        # A result on other imagery (an optical benchmark for a SAR task) says less about the task.
+        return _DOWNGRADE[relevance]
+    return relevance
+
+
+def _task_relevance(bench: Benchmark, query: StructuredQuery) -> str | None:
     if query.application and bench_application(bench) == query.application:
         return "application"
     if query.task_type is None:
@@ -165,3 +176,11 @@ def _relevance(bench: Benchmark, query: StructuredQuery) -> str | None:
     if bench.task_type in RELATED_TASKS.get(query.task_type, frozenset()):
         return "related"
     return None
+
+
+def _same_imagery(bench: Benchmark, modalities: Sequence[str]) -> bool:
+    """False only when the dataset's imagery is known and shares no modality with the query's."""
+    info = find_dataset(bench.dataset)
+    if info is None or not info.modalities:
+        return True
+    return bool(set(info.modalities) & set(modalities))
