@@ -211,3 +211,23 @@ def test_results_on_other_imagery_count_less_than_results_on_the_users_imagery()
     assert [i.relevance for i in index.relevant(optical_result, rgb_query)] == ["task"]
     flood = StructuredQuery(application="flood mapping", task_type="segmentation", modality=["SAR"])
     assert [i.relevance for i in index.relevant(sar_result, flood)] == ["application"]
+
+
+def test_application_shown_only_on_other_imagery_fits_less() -> None:
+    sar_only = record(
+        "sar-aircraft",
+        modalities=["SAR", "RGB"],
+        benchmarks=[bench("SAR-AIRcraft-1.0", "mAP", 80.0, task="detection", app="aircraft detection")],
+    )
+    rgb = record(
+        "rgb-aircraft",
+        modalities=["RGB"],
+        benchmarks=[bench("DIOR", "mAP", 70.0, task="detection", app="aircraft detection")],
+    )
+    query = StructuredQuery(application="aircraft detection", task_type="detection", modality=["RGB"])
+    ranked = score_candidates([Candidate(sar_only), Candidate(rgb)], query, EvidenceIndex([sar_only, rgb]))
+    fits = {c.record.model_id: c.criteria["application"].score for c in ranked}
+    assert fits["rgb-aircraft"] > fits["sar-aircraft"] > 0.8
+    explained = {m.model_id: " | ".join(m.reasons) for m in explain(ranked, query)}
+    text = explained["sar-aircraft"]
+    assert "aircraft detection, but on other imagery" in text

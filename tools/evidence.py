@@ -160,7 +160,7 @@ _DOWNGRADE = {"application": "task", "task": "related", "related": "related"}
 
 def _relevance(bench: Benchmark, query: StructuredQuery) -> str | None:
     relevance = _task_relevance(bench, query)
-    if relevance is not None and query.modality and not _same_imagery(bench, query.modality):
+    if relevance is not None and query.modality and not same_imagery(bench, query.modality):
         # A result on other imagery (an optical benchmark for a SAR task) says less about the task.
         return _DOWNGRADE[relevance]
     return relevance
@@ -178,7 +178,7 @@ def _task_relevance(bench: Benchmark, query: StructuredQuery) -> str | None:
     return None
 
 
-def _same_imagery(bench: Benchmark, modalities: Sequence[str]) -> bool:
+def same_imagery(bench: Benchmark, modalities: Sequence[str]) -> bool:
     """False only when the dataset's imagery is known and shares no modality with the query's."""
     info = find_dataset(bench.dataset)
     if info is None or not info.modalities:

@@ -21,6 +21,7 @@ from tools.evidence import (
     EvidenceIndex,
     EvidenceItem,
     bench_application,
+    same_imagery,
     setting_class,
 )
 from tools.filtering import COMPATIBLE_MODALITIES, requested_modalities, sensor_family
@@ -113,7 +114,13 @@ def application_fit(c: Candidate, query: StructuredQuery) -> Criterion:
     if query.task_type in VL_TASKS and r.category != Category.vision_language:
         return Criterion(0.1, evidence=[f"{query.task_type} needs a vision-language model"], known=True)
     if query.application and query.application in apps:
-        return Criterion(1.0, evidence=[f"evaluated on {query.application}"])
+        on_users_imagery = not query.modality or any(
+            bench_application(b) == query.application and same_imagery(b, query.modality)
+            for b in r.benchmarks
+        )
+        if on_users_imagery:
+            return Criterion(1.0, evidence=[f"evaluated on {query.application}"])
+        return Criterion(0.9, evidence=[f"evaluated on {query.application}, but on other imagery"])
     if query.task_type and query.task_type in tasks:
         return Criterion(0.8, evidence=[f"handles {query.task_type}"])
     if query.task_type and tasks & RELATED_TASKS.get(query.task_type, frozenset()):
