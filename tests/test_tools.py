@@ -130,7 +130,7 @@ def test_explanation_names_variants_and_weak_sizes_plainly() -> None:
         ],
         benchmarks=[
             {**bench("Sen1Floods11", "mIoU", 80.0, app="flood mapping"), "variant": "Base"},
-            {**bench("Sen1Floods11", "mIoU", 80.0, app="flood mapping"), "variant": "Large"},
+            {**bench("Sen1Floods11", "mIoU", 82.0, app="flood mapping"), "variant": "Large"},
         ],
     )
     one_size = record(
@@ -144,9 +144,9 @@ def test_explanation_names_variants_and_weak_sizes_plainly() -> None:
         [Candidate(two_sizes), Candidate(one_size)], query, EvidenceIndex([two_sizes, one_size])
     )
     reasons = {m.model_id: " | ".join(m.reasons + m.trade_offs) for m in explain(ranked, query)}
-    # Equal values of two variants read as two results, not one result printed twice.
+    # Results of two variants on one dataset say which variant each is.
     assert "mIoU 80 on Sen1Floods11 (Base; fine-tune" in reasons["two"]
-    assert "mIoU 80 on Sen1Floods11 (Large; fine-tune" in reasons["two"]
+    assert "mIoU 82 on Sen1Floods11 (Large; fine-tune" in reasons["two"]
     assert "mIoU 70 on Sen1Floods11 (fine-tune" in reasons["one"]  # a single variant is not named
     assert "not stated by the authors: derived or secondary, confidence 0.6" in reasons["two"]
     # Two phases both global: said once.
@@ -231,3 +231,19 @@ def test_application_shown_only_on_other_imagery_fits_less() -> None:
     explained = {m.model_id: " | ".join(m.reasons) for m in explain(ranked, query)}
     text = explained["sar-aircraft"]
     assert "aircraft detection, but on other imagery" in text
+
+
+def test_one_result_from_two_sources_is_one_piece_of_evidence() -> None:
+    twice = record(
+        "twice",
+        modalities=["RGB"],
+        benchmarks=[
+            {**bench("UC Merced (8:2 split)", "OA", 99.5, task="classification"), "variant": "Swin-B"},
+            {**bench("UC Merced", "OA", 99.5, task="classification"), "variant": "TWICE Swin-B"},
+            {**bench("UC Merced", "OA", 98.0, task="classification"), "variant": "ResNet-50"},
+        ],
+    )
+    query = StructuredQuery(task_type="classification", modality=["RGB"])
+    items = EvidenceIndex([twice]).relevant(twice, query)
+    assert sorted(i.value for i in items) == [98.0, 99.5]
+    assert [i.dataset for i in items if i.value == 99.5] == ["UC Merced (8:2 split)"]  # the first kept

@@ -128,12 +128,20 @@ class EvidenceIndex:
         """The record's results on the user's application, task type or related tasks, best first."""
         items: list[EvidenceItem] = []
         several_variants = len({b.variant for b in record.benchmarks if b.variant}) > 1
+        seen: set[tuple[str, str, float, str]] = set()
         for bench in record.benchmarks:
             relevance = _relevance(bench, query)
             if relevance is None:
                 continue
             setting = setting_class(bench)
+            info = find_dataset(bench.dataset)
+            same_data = info.name if info is not None else dataset_key(bench.dataset)
             for metric, value in bench.values().items():
+                # One result reported by two sources (the paper's README and a shared table, under
+                # "UC Merced (8:2 split)" and "UC Merced") is one piece of evidence: keep the first.
+                if (same_data, metric, value, setting) in seen:
+                    continue
+                seen.add((same_data, metric, value, setting))
                 standing, n_models = self.standing(record.model_id, bench.dataset, metric, setting)
                 items.append(
                     EvidenceItem(
