@@ -210,6 +210,21 @@ _GSD = re.compile(
 _GSD_BEFORE = re.compile(r"(?:resolution|gsd)\s*(?:of|is|:|=)?\s*(\d+(?:\.\d+)?)\s*(cm|m|meters?|metres?)\b")
 
 
+_NOT_COMMERCIAL = re.compile(r"non[\s-]?commercial|not (?:for )?commercial|no commercial|research[\s-]only")
+_COMMERCIAL = re.compile(
+    r"\bcommercial|for (?:a|our|my) (?:company|startup|business|client|product)|business use|"
+    r"permissive licen[cs]e|sell (?:the|a|our) (?:product|service)"
+)
+_OPEN_WEIGHTS = re.compile(
+    r"open[\s-]?weights?|open[\s-]source (?:model|weights|checkpoints?)|"
+    r"downloadable (?:weights|checkpoints?)|"
+    r"(?:weights|checkpoints?) (?:must|need to|should|have to) be (?:publicly )?"
+    r"(?:available|downloadable|released|public|open)|"
+    r"(?:publicly )?(?:available|released|public) (?:pretrained )?(?:weights|checkpoints?)|"
+    r"pretrained (?:weights|checkpoints?) (?:available|released|i can download)"
+)
+
+
 def _first(patterns: tuple[tuple[str, str], ...], text: str) -> str | None:
     for label, pattern in patterns:
         if re.search(pattern, text):
@@ -388,5 +403,7 @@ def interpret(
         priorities=priorities,
         exclusions=exclusions,
         multi_temporal=multi_temporal,
+        commercial_use=bool(_COMMERCIAL.search(lowered)) and not _NOT_COMMERCIAL.search(lowered),
+        open_weights=bool(_OPEN_WEIGHTS.search(lowered)),
     )
     return Interpretation(query=query, notes=notes)

@@ -45,6 +45,8 @@ class LLMQuery(BaseModel):
     region: list[str] = Field(default_factory=list)
     domain_keywords: list[str] = Field(default_factory=list)
     excluded_modalities: list[str] = Field(default_factory=list)
+    commercial_use: bool | None = None
+    open_weights: bool | None = None
 
 
 class RankItem(BaseModel):
@@ -180,6 +182,8 @@ class LLMSteps:
                 if p in {"accuracy", "speed", "efficiency", "precision", "recall", "generalization"}
             ],
             "exclusions": {"modalities": known("modalities", raw.excluded_modalities)},
+            "commercial_use": bool(raw.commercial_use),
+            "open_weights": bool(raw.open_weights),
         }
         if raw.task_type and (task := get_vocabulary("task_types").get(raw.task_type)):
             data["task_type"] = task

@@ -88,6 +88,8 @@ class StructuredQuery(BaseModel):
     priorities: list[Priority] = Field(default_factory=list)
     exclusions: Exclusions = Field(default_factory=Exclusions)
     multi_temporal: bool = Field(default=False, description="The user's data is a time series.")
+    commercial_use: bool = Field(default=False, description="The licence must allow commercial use.")
+    open_weights: bool = Field(default=False, description="Pretrained weights must be downloadable.")
     assumed_modality: list[str] = Field(
         default_factory=list,
         description="Typical inputs for the application: a soft preference when no modality is stated.",

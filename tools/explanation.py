@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from agent.query import StructuredQuery
 from agent.selection import EvidenceNumber, Links, RankedModel
+from rsfmd.licenses import allows_commercial_use
 from tools.ranking import Candidate
 
 if TYPE_CHECKING:
@@ -59,8 +60,12 @@ def _trade_offs(c: Candidate, query: StructuredQuery) -> list[str]:
         )
     if r.weights_available is False or (r.weights_available is None and not r.weights):
         out.append("Pretrained weights not confirmed as released")
-    if r.license and any(k in r.license.lower() for k in ("nc", "non-commercial", "noncommercial")):
+    commercial = allows_commercial_use(r.license)
+    if commercial is False:
         out.append(f"License {r.license} restricts commercial use")
+    elif commercial is None and query.commercial_use:
+        stated = f"License '{r.license}' has terms of its own" if r.license else "No license stated"
+        out.append(f"{stated}: confirm it allows commercial use")
     for constraint in c.relaxed:
         out.append(f"Does not meet your {constraint.replace('_', ' ')} constraint (closest match)")
     if query.multi_temporal and "Multi-temporal" not in r.modalities and r.temporal_alignment is None:

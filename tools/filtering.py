@@ -9,6 +9,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from agent.query import StructuredQuery
+from rsfmd.licenses import allows_commercial_use
 from rsfmd.schema import Alignment, ModelRecord
 from rsfmd.vocab import get_vocabulary
 
@@ -33,7 +34,15 @@ SENSOR_FAMILIES: tuple[frozenset[str], ...] = (
     frozenset({"AVIRIS", "Airborne hyperspectral"}),
 )
 # Relaxed in this order when nothing (or too little) survives; modality is never relaxed.
-RELAXATION_ORDER: tuple[str, ...] = ("min_performance", "sensor", "exclusions", "compute", "task")
+RELAXATION_ORDER: tuple[str, ...] = (
+    "min_performance",
+    "sensor",
+    "exclusions",
+    "weights",
+    "license",
+    "compute",
+    "task",
+)
 # Tasks whose output only a model built for them can produce (a CLIP encoder writes no captions).
 OUTPUT_TASKS = frozenset({"captioning", "vqa", "visual grounding", "generation"})
 # Device-implied budgets are soft by this factor; a stated parameter limit is exact.
@@ -142,6 +151,20 @@ def task_violation(record: ModelRecord, query: StructuredQuery) -> str | None:
     return None
 
 
+def license_violation(record: ModelRecord, query: StructuredQuery) -> str | None:
+    """The user needs commercial use and the licence rules it out (an unstated licence passes)."""
+    if query.commercial_use and allows_commercial_use(record.license) is False:
+        return f"license {record.license} does not allow commercial use"
+    return None
+
+
+def weights_violation(record: ModelRecord, query: StructuredQuery) -> str | None:
+    """The user needs downloadable weights and the sources say they are not released."""
+    if query.open_weights and record.weights_available is False:
+        return "pretrained weights are not released"
+    return None
+
+
 RULES: dict[str, Callable[[ModelRecord, StructuredQuery], str | None]] = {
     "modality": modality_violation,
     "task": task_violation,
@@ -149,6 +172,8 @@ RULES: dict[str, Callable[[ModelRecord, StructuredQuery], str | None]] = {
     "compute": compute_violation,
     "min_performance": performance_violation,
     "exclusions": exclusion_violation,
+    "weights": weights_violation,
+    "license": license_violation,
 }
 
 

@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from agent.query import StructuredQuery
+from rsfmd.licenses import allows_commercial_use
 from rsfmd.schema import Alignment, Category, ModelRecord
 from tools.evidence import (
     RELATED_TASKS,
@@ -337,6 +338,16 @@ def regime_fit(c: Candidate, query: StructuredQuery) -> Criterion:
     return Criterion(0.7, evidence=["full fine-tuning possible"])
 
 
+def unconfirmed_requirements(record: ModelRecord, query: StructuredQuery) -> list[str]:
+    """The user's licence and weights requirements that RS-FMD cannot confirm for this record."""
+    out = []
+    if query.commercial_use and allows_commercial_use(record.license) is None:
+        out.append("commercial use")
+    if query.open_weights and record.weights_available is None and not record.weights:
+        out.append("downloadable weights")
+    return out
+
+
 def score_candidates(
     candidates: Sequence[Candidate],
     query: StructuredQuery,
@@ -361,7 +372,8 @@ def score_candidates(
             criterion.weight = weights[name]
         c.criteria = crit
         raw = sum(cr.score * cr.weight for cr in crit.values()) + c.memory_delta
-        penalty = 0.08 * len(c.relaxed)
+        # A broken constraint (closest match) costs more than a requirement no source confirms.
+        penalty = 0.08 * len(c.relaxed) + 0.04 * len(unconfirmed_requirements(c.record, query))
         c.score = round(100.0 * max(0.0, min(1.0, raw - penalty)), 1)
     ranked = sorted(candidates, key=lambda x: (-x.score, x.record.model_name.lower()))
     for i, c in enumerate(ranked):

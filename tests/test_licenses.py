@@ -1,0 +1,90 @@
+"""Licence and weights requirements: reading licences, parsing the request, filtering and ranking."""
+
+from __future__ import annotations
+
+import pytest
+
+from agent import select_models
+from agent.interpreter import interpret
+from agent.query import StructuredQuery
+from agent.settings import Settings
+from rsfmd.licenses import allows_commercial_use
+from rsfmd.loader import load_records
+from tests.records import make_record
+from tools.evidence import EvidenceIndex
+from tools.explanation import explain
+from tools.filtering import filter_candidates, violations
+from tools.ranking import Candidate, score_candidates
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Apache-2.0", True),
+        ("MIT (code); CC0-1.0 (weights and embeddings)", True),
+        ("Apache-2.0 (code); CC-BY-4.0 (weights)", True),
+        ("CC-BY-NC-4.0", False),
+        ("CC-BY-NC-4.0 (weights); MIT (code)", False),
+        ("Research Use License (custom)", False),
+        ("MIT (code)", None),  # only the code's licence is known
+        ("DINOv3 License (custom Meta license)", None),
+        (None, None),
+        ("  ", None),
+    ],
+)
+def test_reading_a_licence_for_commercial_use(text: str | None, expected: bool | None) -> None:
+    assert allows_commercial_use(text) is expected
+
+
+@pytest.mark.parametrize(
+    ("text", "commercial", "weights"),
+    [
+        ("flood mapping with Sentinel-1 for our company's product", True, False),
+        ("crop mapping, commercial use allowed, open weights only", True, True),
+        ("non-commercial research on crop mapping with Sentinel-2", False, False),
+        ("building segmentation; weights must be downloadable", False, True),
+        ("building segmentation from aerial RGB", False, False),
+    ],
+)
+def test_the_request_is_read_from_plain_words(text: str, commercial: bool, weights: bool) -> None:
+    query = interpret(text).query
+    assert (query.commercial_use, query.open_weights) == (commercial, weights)
+
+
+def _model(model_id: str, **fields: object) -> object:
+    return make_record(model_id, modalities=["SAR"], task_types=["segmentation"], **fields)
+
+
+def test_known_restrictions_filter_and_unknown_terms_cost_a_little() -> None:
+    nc = _model("nc", license="CC-BY-NC-4.0", weights_available=True)
+    closed = _model("closed", license="MIT", weights_available=False)
+    unknown = _model("unknown", weights_available=True)
+    fine = _model("fine", license="Apache-2.0", weights_available=True)
+    query = StructuredQuery(
+        task_type="segmentation", modality=["SAR"], commercial_use=True, open_weights=True
+    )
+    assert set(violations(nc, query)) == {"license"}
+    assert set(violations(closed, query)) == {"weights"}
+    outcome = filter_candidates([nc, closed, unknown, fine], query)
+    assert {r.model_id for r in outcome.survivors} == {"unknown", "fine"}
+    ranked = score_candidates([Candidate(r) for r in outcome.survivors], query, EvidenceIndex([]))
+    assert [c.record.model_id for c in ranked] == ["fine", "unknown"]
+    notes = {m.model_id: m.trade_offs for m in explain(ranked, query)}
+    assert "No license stated: confirm it allows commercial use" in notes["unknown"]
+    assert not any("license" in t.lower() for t in notes["fine"])
+    # Without the requirements nothing is filtered for licence or weights.
+    plain = StructuredQuery(task_type="segmentation", modality=["SAR"])
+    assert len(filter_candidates([nc, closed, unknown, fine], plain).survivors) == 4
+
+
+def test_end_to_end_commercial_request_never_returns_a_non_commercial_model() -> None:
+    restricted = {r.model_id for r in load_records() if allows_commercial_use(r.license) is False}
+    settings = Settings(memory={"enabled": False})  # type: ignore[arg-type]
+    task = "hyperspectral land cover classification"
+    plain = select_models(task, k=5, clarify=False, settings=settings)
+    assert {m.model_id for m in plain.models} & restricted, "the plain request includes a restricted model"
+    selection = select_models(
+        f"{task} for a commercial product, open weights only", k=5, clarify=False, settings=settings
+    )
+    assert selection.query.commercial_use and selection.query.open_weights
+    assert len(selection.models) == 5 and not {m.model_id for m in selection.models} & restricted
