@@ -293,6 +293,8 @@ def _exclusions(text: str) -> Exclusions:
             modalities.append(canonical)
         if re.match(r"(?:any\s+)?(?:sar|radar)\b", fragment):
             modalities.append("SAR")
+        if re.match(r"(?:any\s+)?optical\b", fragment):
+            modalities.extend(["RGB", "Multispectral", "Hyperspectral"])
     return Exclusions(modalities=list(dict.fromkeys(modalities)), sensors=list(dict.fromkeys(sensors)))
 
 
@@ -331,7 +333,11 @@ def interpret(
     modalities = [m for m, _, _ in find_terms(lowered, "modalities")]
     if re.search(r"\bsar\b|\bradar\b", lowered):
         modalities.append("SAR")
-    if re.search(r"\boptical\b", lowered) and not set(modalities) & {"RGB", "Multispectral", "Hyperspectral"}:
+    if (
+        re.search(r"\boptical\b", lowered)
+        and not set(modalities) & {"RGB", "Multispectral", "Hyperspectral"}
+        and "Multispectral" not in exclusions.modalities
+    ):
         modalities.extend(["Multispectral", "RGB"])
         notes.append("'optical' read as multispectral or RGB imagery")
     if (

@@ -24,6 +24,9 @@ DEVICE_PARAMETER_BUDGET: dict[str, float | None] = {
 }
 
 
+_DEVICE_WORDS = {"cpu": "CPU", "edge": "edge device", "single-gpu": "one GPU", "multi-gpu": "several GPUs"}
+
+
 class MinPerformance(BaseModel):
     """A floor on reported performance (paper Appendix B)."""
 
@@ -119,6 +122,42 @@ class StructuredQuery(BaseModel):
     def missing_mandatory(self) -> list[str]:
         """Mandatory fields still empty."""
         return [f for f in MANDATORY_FIELDS if not getattr(self, f)]
+
+    def summary(self) -> list[str]:
+        """What was understood, as short phrases (e.g. 'flood mapping', 'SAR', 'CPU, about 120M')."""
+        parts: list[str] = []
+        if self.application:
+            parts.append(self.application)
+        elif self.task_type:
+            parts.append(self.task_type)
+        parts.extend(self.modality)
+        parts.extend(s for s in self.sensor if s not in parts)
+        if self.spatial_resolution:
+            parts.append(self.spatial_resolution)
+        if self.data_regime:
+            parts.append(self.data_regime.replace("-", " "))
+        limit = self.compute.parameter_limit()
+        if self.compute.max_parameters_m is not None:
+            parts.append(f"at most {self.compute.max_parameters_m:g}M parameters")
+        elif self.compute.device_class and limit is not None:
+            device = _DEVICE_WORDS.get(self.compute.device_class, self.compute.device_class)
+            parts.append(f"{device} (about {limit:g}M parameters)")
+        elif self.compute.device_class:
+            parts.append(_DEVICE_WORDS.get(self.compute.device_class, self.compute.device_class))
+        floor = self.min_performance
+        if floor is not None:
+            parts.extend(f"{m} at least {v:g}" for m, v in zip(floor.metric, floor.value, strict=True))
+        parts.extend(f"priority: {p}" for p in self.priorities)
+        if self.region:
+            parts.append("region: " + ", ".join(self.region))
+        excluded = [*self.exclusions.modalities, *self.exclusions.sensors, *self.exclusions.models]
+        if excluded:
+            parts.append("not " + ", ".join(excluded))
+        if self.commercial_use:
+            parts.append("commercial use")
+        if self.open_weights:
+            parts.append("open weights")
+        return parts
 
     def filled_fields(self) -> list[str]:
         """Names of fields that hold a value."""

@@ -9,6 +9,7 @@ import pytest
 from agent import Session, select_models
 from agent.cli import main
 from agent.errors import InputError
+from agent.interpreter import interpret
 from agent.selection import Status
 from agent.settings import Settings
 from rsfmd.loader import load_records
@@ -162,3 +163,23 @@ def test_captioning_without_gpu_offers_real_captioners_not_llm_sized_first() -> 
     assert all(m.relaxed_constraints == ["compute"] for m in selection.models)
     top = selection.models[0].parameters_m
     assert top is not None and top < 1000  # a compact captioner, not a 7B multimodal LLM, comes first
+
+
+def test_answer_says_what_was_understood() -> None:
+    selection = select_models(
+        "flood mapping with Sentinel-1 SAR, few labels, under 50M parameters, no optical, commercial use",
+        clarify=False,
+        settings=_settings(),
+    )
+    understood = selection.query.summary()
+    assert understood[:3] == ["flood mapping", "SAR", "Sentinel-1"]
+    assert {"few shot", "at most 50M parameters", "commercial use"} <= set(understood)
+    assert any(u.startswith("not ") for u in understood)
+    assert "**Understood:** flood mapping · SAR · Sentinel-1" in selection.to_markdown()
+
+
+def test_no_optical_excludes_optical_imagery_rather_than_asking_for_it() -> None:
+    query = interpret("flood mapping with Sentinel-1 SAR, no optical").query
+    assert query.modality == ["SAR"]
+    assert {"RGB", "Multispectral"} <= set(query.exclusions.modalities)
+    assert interpret("optical and SAR fusion for crops").query.exclusions.modalities == []

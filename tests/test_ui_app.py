@@ -266,4 +266,6 @@ def test_select_api_returns_selection_json_for_its_query() -> None:
     parsed = Selection.model_validate(data)
     assert parsed.query_text == "Building segmentation from RGB aerial images"
     assert 1 <= len(parsed.models) <= 2
-    assert selection_html(parsed).count("remsa-card") >= 1
+    html = selection_html(parsed)
+    assert html.count("remsa-card") >= 1
+    assert 'Understood:</span> <span class="remsa-chip">building segmentation</span>' in html

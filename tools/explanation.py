@@ -117,7 +117,11 @@ def explain(ranked: list[Candidate], query: StructuredQuery) -> list[RankedModel
 
 def selection_markdown(selection: Selection) -> str:
     """Markdown: models with reasons, trade-offs, links; then questions and assumptions."""
-    lines = [f"**Task:** {selection.query_text}", ""]
+    lines = [f"**Task:** {selection.query_text}"]
+    understood = selection.query.summary()
+    if understood:
+        lines.append(f"**Understood:** {' · '.join(understood)}")
+    lines.append("")
     if selection.questions:
         lines.append("**Questions to sharpen the answer:**")
         lines.extend(
