@@ -31,6 +31,15 @@ from tools.retrieval import query_text
 
 StateName = Literal["interpret", "check", "retrieve", "filter", "rank", "clarify", "explain", "done"]
 
+# Applications RS-FMD covers only at its edge: said in the answer so nobody mistakes the best
+# match for a dedicated system.
+SCOPE_NOTES: dict[str, str] = {
+    "weather forecasting": (
+        "Dedicated weather forecasting models (e.g. Aurora, GraphCast) are outside RS-FMD's scope: "
+        "these are Earth-observation models that take climate variables, not forecasting systems"
+    ),
+}
+
 
 @dataclass
 class Turn:
@@ -116,6 +125,9 @@ class Orchestrator:
         return "check"
 
     def _check(self, turn: Turn) -> StateName:
+        scope = SCOPE_NOTES.get(turn.query.application or "")
+        if scope and scope not in turn.notes:
+            turn.notes.append(scope)
         missing = turn.query.missing_mandatory()
         if missing and self._queue_questions(turn, "missing"):
             self._note(turn, f"missing mandatory: {', '.join(missing)}")

@@ -183,3 +183,10 @@ def test_no_optical_excludes_optical_imagery_rather_than_asking_for_it() -> None
     assert query.modality == ["SAR"]
     assert {"RGB", "Multispectral"} <= set(query.exclusions.modalities)
     assert interpret("optical and SAR fusion for crops").query.exclusions.modalities == []
+
+
+def test_weather_forecasting_answer_says_it_is_outside_the_database_scope() -> None:
+    selection = select_models("weather forecasting of precipitation", clarify=False, settings=_settings())
+    assert any("outside RS-FMD's scope" in a for a in selection.assumptions)
+    flood = select_models("flood mapping with Sentinel-1", clarify=False, settings=_settings())
+    assert not any("scope" in a for a in flood.assumptions)

@@ -150,7 +150,19 @@ def test_explanation_names_variants_and_weak_sizes_plainly() -> None:
     assert "mIoU 70 on Sen1Floods11 (fine-tune" in reasons["one"]  # a single variant is not named
     assert "not stated by the authors: derived or secondary, confidence 0.6" in reasons["two"]
     # Two phases both global: said once.
-    assert generalizability_fit(Candidate(two_sizes)).evidence == ["pretrained on global data"]
+    assert generalizability_fit(Candidate(two_sizes)).evidence == ["pretrained on data covering Global"]
+    long_regions = record(
+        "long",
+        pretraining_phases=[
+            {"dataset": "A", "regions_coverage": ["France", "global"]},
+            {
+                "dataset": "B",
+                "regions_coverage": ["global (1.2M locations)", "land surface and near-land ocean"],
+            },
+        ],
+    )
+    text = generalizability_fit(Candidate(long_regions)).evidence[0]
+    assert text == "pretrained on data covering France, global (1.2M locations), land surface and near-land…"
 
 
 def test_prediction_is_used_without_a_direct_result_and_labelled() -> None:

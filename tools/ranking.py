@@ -253,7 +253,8 @@ def efficiency_fit(c: Candidate, query: StructuredQuery) -> Criterion:
 def generalizability_fit(c: Candidate) -> Criterion:
     """Diversity and scale of pretraining: regions, modalities, sensors, images."""
     r = c.record
-    regions = " ".join(dict.fromkeys(x.lower() for p in r.pretraining_phases for x in p.regions_coverage))
+    names = _region_names(r)
+    regions = " ".join(n.lower() for n in names)
     images = sum(p.num_images or 0 for p in r.pretraining_phases)
     known = bool(regions or images or r.supported_sensors)
     geo = 1.0 if ("global" in regions or "world" in regions) else 0.6 if regions else 0.4
@@ -262,11 +263,29 @@ def generalizability_fit(c: Candidate) -> Criterion:
     scale = min(1.0, math.log10(images) / 7) if images > 0 else 0.3
     score = 0.35 * geo + 0.25 * mods + 0.15 * sensors + 0.25 * scale
     evidence = []
-    if regions:
-        evidence.append(f"pretrained on {regions[:60]} data")
+    if names:
+        evidence.append(f"pretrained on data covering {_shorten(', '.join(names), 60)}")
     if images:
         evidence.append(f"{images:,} pretraining images")
     return Criterion(score, evidence=evidence, known=known)
+
+
+def _region_names(record: ModelRecord) -> list[str]:
+    """Pretraining regions, each once ('global' is dropped when 'global (1.2M locations)' is there)."""
+    names: dict[str, str] = {}
+    for phase in record.pretraining_phases:
+        for region in phase.regions_coverage:
+            if region.strip():
+                names.setdefault(region.strip().lower(), region.strip())
+    return [n for k, n in names.items() if not any(o != k and o.startswith(k + " (") for o in names)]
+
+
+def _shorten(text: str, limit: int) -> str:
+    """``text`` cut at a word boundary before ``limit`` characters, with an ellipsis when cut."""
+    if len(text) <= limit:
+        return text
+    cut = text[:limit].rsplit(" ", 1)[0].rstrip(",;( ")
+    return f"{cut}…"
 
 
 def popularity_fit(c: Candidate) -> Criterion:
