@@ -14,6 +14,7 @@ import pytest
 
 from agent.selection import Links, RankedModel, Selection
 from agent.settings import Settings
+from rsfmd.licenses import allows_commercial_use
 from rsfmd.loader import load_records
 from rsfmd.schema import ModelRecord
 from ui import app as app_module
@@ -127,6 +128,9 @@ def test_explore_filters_combine(records: list[ModelRecord]) -> None:
         assert "SAR" in r.modalities and r.year is not None and r.year >= 2022
         assert r.smallest_parameters is not None and r.smallest_parameters <= 100
     assert len(apply_filter(records, RecordFilter())) == len(records)
+    commercial = apply_filter(records, RecordFilter(commercial_only=True))
+    assert commercial and len(commercial) < len(records)
+    assert all(allows_commercial_use(r.license) for r in commercial)
     newest = sort_records(records, "Year (newest first)")
     years = [r.year for r in newest if r.year]
     assert years == sorted(years, reverse=True)

@@ -10,6 +10,7 @@ from typing import Any
 import gradio as gr
 
 from rsfmd.catalog import database_stats, filter_records, find_record, sources_for_field
+from rsfmd.licenses import allows_commercial_use
 from rsfmd.schema import ModelRecord
 from ui.cards import link_html
 
@@ -48,6 +49,7 @@ class RecordFilter:
     min_year: int | None = None
     max_year: int | None = None
     weights_only: bool = False
+    commercial_only: bool = False
 
 
 def _given(value: str | None) -> str | None:
@@ -77,6 +79,8 @@ def apply_filter(records: Sequence[ModelRecord], f: RecordFilter) -> list[ModelR
         out = [r for r in out if r.year is not None and r.year <= f.max_year]
     if f.weights_only:
         out = [r for r in out if has_weights(r)]
+    if f.commercial_only:
+        out = [r for r in out if allows_commercial_use(r.license)]
     if f.text.strip():
         needle = f.text.strip().lower()
         out = [
@@ -218,6 +222,11 @@ class ExploreTab:
             self.min_year = gr.Number(label="From year", value=min(years) if years else None, precision=0)
             self.max_year = gr.Number(label="To year", value=max(years) if years else None, precision=0)
             self.weights = gr.Checkbox(label="Weights available", value=False)
+            self.commercial = gr.Checkbox(
+                label="Licence allows commercial use",
+                value=False,
+                info="open licences only; unstated or custom terms are left out",
+            )
             self.sort = gr.Dropdown(list(SORT_KEYS), value=SORT_KEYS[0], label="Sort by")
         self.count = gr.Markdown(_count_text(len(self.records), len(self.records)), elem_id="explore-count")
         self.table = gr.Dataframe(
@@ -238,7 +247,8 @@ class ExploreTab:
         self.detail = gr.HTML(elem_id="explore-detail")
         filters = [
             self.text, self.category, self.modality, self.sensor, self.task_type,
-            self.min_params, self.max_params, self.min_year, self.max_year, self.weights, self.sort,
+            self.min_params, self.max_params, self.min_year, self.max_year, self.weights,
+            self.commercial, self.sort,
         ]  # fmt: skip
         for component in filters:
             component.change(  # type: ignore[attr-defined]
@@ -263,6 +273,7 @@ class ExploreTab:
         min_year: float | None,
         max_year: float | None,
         weights: bool,
+        commercial: bool,
         sort: str,
     ) -> tuple[Any, str, Any]:
         """Filtered and sorted table, its count, and the record picker limited to the shown rows."""
@@ -277,6 +288,7 @@ class ExploreTab:
             min_year=int(min_year) if min_year is not None else None,
             max_year=int(max_year) if max_year is not None else None,
             weights_only=bool(weights),
+            commercial_only=bool(commercial),
         )
         shown = sort_records(apply_filter(self.records, f), sort or SORT_KEYS[0])
         rows = table_rows(shown)
