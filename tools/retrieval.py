@@ -9,6 +9,7 @@ record costs one encoding, not a rebuild; the index is built on first use.
 from __future__ import annotations
 
 import hashlib
+import os
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -122,7 +123,7 @@ class RetrievalIndex:
     def _write_cache(path: Path, keys: list[str], vectors: np.ndarray) -> None:
         """Keep exactly the current records' vectors; one file, replaced atomically."""
         path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(f".{path.name}.{threading.get_ident()}.tmp.npz")
+        tmp = path.with_name(f".{path.name}.{os.getpid()}-{threading.get_ident()}.tmp.npz")
         np.savez(tmp, keys=np.array(keys), vectors=vectors)
         tmp.replace(path)
 
