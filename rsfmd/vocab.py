@@ -38,6 +38,7 @@ class UnknownTermError(ValueError):
         self.value = value
 
 
+@cache
 def term_key(text: str) -> str:
     """Key used for synonym matching: lower case, no spaces, hyphens, underscores or dots."""
     return re.sub(r"[\s\-_.]+", "", text.strip().lower())
@@ -169,6 +170,7 @@ class MetricInfo:
     scale: str
 
 
+@cache
 def metric_info(metric: str) -> MetricInfo:
     """Direction, range and scale of a (canonical or synonym) metric."""
     vocab = get_vocabulary("metrics")

@@ -53,6 +53,7 @@ def setting_class(bench: Benchmark) -> str:
     return "fine-tune"
 
 
+@cache
 def dataset_key(name: str) -> str:
     """Canonical dataset name when the dataset table knows it, else a normalised key."""
     return get_dataset_table().get(name) or term_key(name)
