@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from agent.query import ComputeBudget, Exclusions, MinPerformance, StructuredQuery
-from rsfmd.schema import ModelRecord
+from rsfmd.schema import Benchmark, ModelRecord
 from tests.records import make_record
-from tools.evidence import EvidenceIndex
+from tools.evidence import EvidenceIndex, bench_application
 from tools.explanation import explain
 from tools.filtering import filter_candidates, violations
 from tools.ranking import Candidate, Prediction, generalizability_fit, query_weights, score_candidates
@@ -259,3 +259,14 @@ def test_one_result_from_two_sources_is_one_piece_of_evidence() -> None:
     items = EvidenceIndex([twice]).relevant(twice, query)
     assert sorted(i.value for i in items) == [98.0, 99.5]
     assert [i.dataset for i in items if i.value == 99.5] == ["UC Merced (8:2 split)"]  # the first kept
+
+
+def test_a_datasets_usual_application_is_not_given_to_other_kinds_of_output() -> None:
+
+    def row(task: str, application: str | None = None) -> Benchmark:
+        return Benchmark.model_validate({**bench("fMoW", "OA", 50.0, task=task), "application": application})
+
+    assert bench_application(row("classification")) == "land cover classification"
+    assert bench_application(row("zero-shot classification")) == "land cover classification"
+    assert bench_application(row("generation", "metadata-conditioned image generation")) is None
+    assert bench_application(row("vqa")) is None

@@ -61,15 +61,24 @@ def dataset_key(name: str) -> str:
 
 def bench_application(bench: Benchmark) -> str | None:
     """The benchmark's application, canonical when the vocabularies know it."""
-    return _application(bench.application, bench.dataset)
+    return _application(bench.application, bench.dataset, bench.task_type)
 
 
 @cache
-def _application(application: str | None, dataset: str) -> str | None:
+def _application(application: str | None, dataset: str, task_type: str) -> str | None:
     if application and (found := get_vocabulary("applications").get(application)):
         return found
     info = find_dataset(dataset)
-    return info.application if info is not None else None
+    # A different kind of output on the same images (images generated from a classification
+    # dataset's labels, questions about a change-detection pair) says nothing of its usual application.
+    if info is None or (task_type in _OTHER_OUTPUT_TASKS and task_type != info.task_type):
+        return None
+    return info.application
+
+
+_OTHER_OUTPUT_TASKS = frozenset(
+    {"generation", "super-resolution", "captioning", "vqa", "visual grounding", "retrieval"}
+)
 
 
 @dataclass(frozen=True)
