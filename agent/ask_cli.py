@@ -57,6 +57,11 @@ def _ask(args: argparse.Namespace) -> int:
         print(selection.model_dump_json(indent=2))
     else:
         print(render_text(selection))
+        if selection.status == Status.needs_clarification:
+            print(
+                "\nAdd these details to your query and ask again, answer them one by one in "
+                "`remsa chat`, or add --no-clarify for an answer built on stated assumptions."
+            )
     return 0
 
 

@@ -147,6 +147,13 @@ def test_cli_ask_json_contract(capsys: pytest.CaptureFixture[str], monkeypatch: 
         assert model["model_id"] in IDS
 
 
+def test_cli_ask_with_open_questions_says_how_to_answer(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["ask", "--no-memory", "I need a model"]) == 0
+    out = capsys.readouterr().out
+    assert "What kind of imagery will you feed it?" in out
+    assert "`remsa chat`" in out and "--no-clarify" in out
+
+
 def test_cli_ask_empty_query_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["ask", "--no-memory", "  "]) == 2
     assert "empty" in capsys.readouterr().err
