@@ -273,3 +273,19 @@ def test_select_api_returns_selection_json_for_its_query() -> None:
     html = selection_html(parsed)
     assert html.count("remsa-card") >= 1
     assert 'Understood:</span> <span class="remsa-chip">building segmentation</span>' in html
+
+
+@pytest.mark.slow
+def test_refused_text_keeps_the_box_the_picks_and_the_conversation() -> None:
+    with gr.Blocks():
+        tab = ChatTab(_settings())
+    conv = Conversation()
+    out = _final(tab.respond("I need a model", [], conv, 3, False))
+    first = conv.pending[0]
+    _final(tab.answer_clicked(0, first.options[0], out[tab.chatbot], conv, 3, False))
+    session = conv.session
+    refused = _final(tab.respond("flood " * 900, out[tab.chatbot], conv, 3, False))
+    assert "limit is 4000" in refused[tab.status]
+    assert tab.query not in refused  # the typed text stays in the box to be shortened
+    assert tab.chatbot not in refused  # nothing added to the conversation
+    assert conv.session is session and conv.picks == {first.field: first.options[0]}

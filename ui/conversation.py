@@ -17,6 +17,7 @@ from pathlib import Path
 
 from agent.api import Session
 from agent.errors import RemsaError
+from agent.orchestrator import validate_text
 from agent.selection import Selection, Status
 from agent.settings import Settings
 from agent.systems import ClarificationQuestion
@@ -100,7 +101,9 @@ def start_or_continue(conv: Conversation, text: str, settings: Settings) -> Call
     """The call that answers typed text: answers pending questions, or starts a new task.
 
     Answers already clicked for other questions go with the typed text in the same round.
+    Text the agent would refuse (empty, too long) raises here, before anything is changed.
     """
+    validate_text(text, settings.orchestrator.max_query_chars)
     if conv.session is None or not conv.pending:
         conv.session = Session(settings, k=settings.top_k)
         conv.votes, conv.picks = {}, {}
