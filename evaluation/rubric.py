@@ -328,7 +328,7 @@ def generalisability(record: ModelRecord) -> CriterionScore:
 def recency(record: ModelRecord) -> CriterionScore:
     """Latest of release and last update: 2025-2026 = 5, 2024 = 4, 2023 = 3, 2022 = 2, older = 1."""
     c = Criterion.recency
-    years = [d.year for d in (record.release_date, record.last_updated) if d is not None]
+    years = [y for y in (record.year, record.last_updated.year if record.last_updated else None) if y]
     if not years:
         return CriterionScore(criterion=c, score=1.0, reason="release date unknown")
     year = max(years)

@@ -12,6 +12,7 @@ from rsfmd.vocab import get_vocabulary, term_key
 
 COVERAGE_FIELDS: tuple[str, ...] = (
     "release_date",
+    "release_year",
     "short_description",
     "paper_link",
     "repository",
@@ -38,6 +39,8 @@ def is_filled(record: ModelRecord, field: str) -> bool:
     """Whether a field holds a value (non-empty for lists)."""
     if field == "num_parameters":
         return record.smallest_parameters is not None
+    if field == "release_year":
+        return record.year is not None  # a full date gives the year too
     value = getattr(record, field)
     if isinstance(value, list | dict | str):
         return len(value) > 0

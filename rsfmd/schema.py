@@ -214,6 +214,12 @@ class ModelRecord(_Strict):
     aliases: list[str] = Field(default_factory=list, description="Other names of this model.")
     version: str | None = None
     release_date: dt.date | None = None
+    release_year: int | None = Field(
+        default=None,
+        ge=1990,
+        le=2100,
+        description="Year of first release when the exact date is not known (e.g. from an arXiv id).",
+    )
     last_updated: dt.date | None = None
     short_description: str = Field(min_length=10, max_length=1200)
     paper_link: Url | None = None
@@ -300,6 +306,8 @@ class ModelRecord(_Strict):
                 _check_field_name(name)
         if self.last_updated and self.release_date and self.last_updated < self.release_date:
             raise ValueError("last_updated is before release_date")
+        if self.release_date and self.release_year and self.release_year != self.release_date.year:
+            raise ValueError("release_year disagrees with release_date: keep one of them")
         return self
 
     # Derived views used by the tools.
@@ -326,8 +334,8 @@ class ModelRecord(_Strict):
 
     @property
     def year(self) -> int | None:
-        """Release year."""
-        return self.release_date.year if self.release_date else None
+        """Release year: from the release date, else from release_year."""
+        return self.release_date.year if self.release_date else self.release_year
 
     def to_json_line(self) -> str:
         """One JSONL line, without empty optional fields."""

@@ -180,3 +180,19 @@ def test_a_bracketed_protocol_qualifier_still_finds_the_dataset() -> None:
     # Only a trailing qualifier is dropped, and only when the full name is unknown.
     assert find_dataset("CHOICE (change detection, L-3)") is None
     assert find_dataset("(PANGAEA)") is None
+
+
+def test_release_year_stands_in_for_an_unknown_date_and_must_agree_with_a_known_one() -> None:
+    base = {
+        "model_id": "m",
+        "model_name": "M",
+        "short_description": "A test foundation model.",
+        "category": "vision",
+        "sources": [{"url": "https://example.org/p"}],
+    }
+    assert ModelRecord.model_validate({**base, "release_year": 2024}).year == 2024
+    assert ModelRecord.model_validate({**base, "release_date": "2023-05-01"}).year == 2023
+    both = {**base, "release_date": "2023-05-01", "release_year": 2023}
+    assert ModelRecord.model_validate(both).year == 2023
+    with pytest.raises(ValidationError, match="release_year disagrees"):
+        ModelRecord.model_validate({**base, "release_date": "2023-05-01", "release_year": 2024})

@@ -40,7 +40,7 @@ def _pretraining(r: ModelRecord) -> str:
 
 PROPERTIES: tuple[tuple[str, Callable[[ModelRecord], str]], ...] = (
     ("Category", lambda r: r.category.value),
-    ("Released", lambda r: str(r.release_date) if r.release_date else "—"),
+    ("Released", lambda r: str(r.release_date or r.release_year or "—")),
     ("Modalities", lambda r: ", ".join(r.modalities) or "—"),
     ("Sensors", lambda r: ", ".join(r.supported_sensors) or "—"),
     ("Spatial resolution", lambda r: r.spatial_resolution or "—"),

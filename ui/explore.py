@@ -98,7 +98,11 @@ def sort_records(records: Sequence[ModelRecord], key: str) -> list[ModelRecord]:
     if key == "Year (newest first)":
         return sorted(
             records,
-            key=lambda r: (r.release_date is None, -(r.release_date.toordinal() if r.release_date else 0)),
+            key=lambda r: (
+                r.year is None,
+                -(r.year or 0),
+                -(r.release_date.toordinal() if r.release_date else 0),  # a year-only record last in its year
+            ),
         )
     if key == "Params (smallest first)":
         return sorted(records, key=lambda r: (r.smallest_parameters is None, r.smallest_parameters or 0.0))
