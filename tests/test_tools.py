@@ -10,7 +10,14 @@ from tests.records import make_record
 from tools.evidence import EvidenceIndex, bench_application
 from tools.explanation import explain
 from tools.filtering import filter_candidates, violations
-from tools.ranking import Candidate, Prediction, generalizability_fit, query_weights, score_candidates
+from tools.ranking import (
+    Candidate,
+    Prediction,
+    generalizability_fit,
+    query_weights,
+    regime_fit,
+    score_candidates,
+)
 
 
 def record(model_id: str, **fields: Any) -> ModelRecord:
@@ -270,3 +277,21 @@ def test_a_datasets_usual_application_is_not_given_to_other_kinds_of_output() ->
     assert bench_application(row("zero-shot classification")) == "land cover classification"
     assert bench_application(row("generation", "metadata-conditioned image generation")) is None
     assert bench_application(row("vqa")) is None
+
+
+def test_unlabeled_data_prefers_self_supervised_or_ready_made_models() -> None:
+    query = StructuredQuery(application="road extraction", task_type="segmentation", data_regime="unlabeled")
+    ssl = record("ssl", pretext_training_type="masked autoencoder")
+    labelled = record("labelled", pretext_training_type="supervised multi-task pretraining on labels")
+    untrained = record("untrained", pretext_training_type="none (fine-tunes SAM)")
+    ready = record(
+        "ready",
+        pretext_training_type="none (fine-tunes SAM)",
+        weights_available=True,
+        benchmarks=[bench("City-Scale", "F1", 77.0, app="road extraction")],
+    )
+    scores = {r.model_id: regime_fit(Candidate(r), query) for r in (ssl, labelled, untrained, ready)}
+    assert scores["ready"].score > scores["ssl"].score > scores["labelled"].score
+    assert scores["untrained"].score == scores["labelled"].score
+    assert scores["ready"].evidence == ["released weights already trained for road extraction"]
+    assert scores["labelled"].evidence[0].startswith("pretrained with labels, not self-supervised")

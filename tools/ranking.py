@@ -10,6 +10,7 @@ expert weights (25/20/20/15/10/5/5) and shift with the query's priorities (templ
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
@@ -270,6 +271,10 @@ def generalizability_fit(c: Candidate) -> Criterion:
     return Criterion(score, evidence=evidence, known=known)
 
 
+# Pretext descriptions that say the model learnt from labels (or was only fine-tuned).
+_NOT_SELF_SUPERVISED = re.compile(r"\s*(?:none\b|n/a\b|(?:fully )?supervised\b)", re.IGNORECASE)
+
+
 def _region_names(record: ModelRecord) -> list[str]:
     """Pretraining regions, each once ('global' is dropped when 'global (1.2M locations)' is there)."""
     names: dict[str, str] = {}
@@ -351,8 +356,16 @@ def regime_fit(c: Candidate, query: StructuredQuery) -> Criterion:
     if query.data_regime == "unlabeled":
         if r.category == Category.embedding_product:
             return Criterion(1.0, evidence=["precomputed embeddings for unsupervised use"])
-        if r.pretext_training_type:
-            return Criterion(0.8, evidence=[f"self-supervised pretraining ({r.pretext_training_type[:40]})"])
+        ready = query.application and any(bench_application(b) == query.application for b in r.benchmarks)
+        if ready and (r.weights_available or r.weights):
+            # Released weights already trained for the user's application need no labels of theirs.
+            return Criterion(0.9, evidence=[f"released weights already trained for {query.application}"])
+        pretext = r.pretext_training_type or ""
+        if _NOT_SELF_SUPERVISED.match(pretext):
+            text = f"pretrained with labels, not self-supervised ({_shorten(pretext, 40)})"
+            return Criterion(0.4, evidence=[text])
+        if pretext:
+            return Criterion(0.8, evidence=[f"self-supervised pretraining ({_shorten(pretext, 40)})"])
         return Criterion(0.5, known=False)
     return Criterion(0.7, evidence=["full fine-tuning possible"])
 
