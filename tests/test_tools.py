@@ -295,3 +295,11 @@ def test_unlabeled_data_prefers_self_supervised_or_ready_made_models() -> None:
     assert scores["untrained"].score == scores["labelled"].score
     assert scores["ready"].evidence == ["released weights already trained for road extraction"]
     assert scores["labelled"].evidence[0].startswith("pretrained with labels, not self-supervised")
+
+
+def test_a_time_series_request_does_not_make_every_result_other_imagery() -> None:
+    s2 = record(
+        "s2", modalities=["Multispectral"], benchmarks=[bench("EuroSAT", "OA", 98.0, task="classification")]
+    )
+    query = StructuredQuery(task_type="classification", modality=["Multi-temporal"])
+    assert [i.relevance for i in EvidenceIndex([s2]).relevant(s2, query)] == ["task"]

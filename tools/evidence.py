@@ -59,6 +59,12 @@ def dataset_key(name: str) -> str:
     return get_dataset_table().get(name) or term_key(name)
 
 
+# Outputs other than a dataset's usual one: its usual application does not carry over to them.
+_OTHER_OUTPUT_TASKS = frozenset(
+    {"generation", "super-resolution", "captioning", "vqa", "visual grounding", "retrieval"}
+)
+
+
 def bench_application(bench: Benchmark) -> str | None:
     """The benchmark's application, canonical when the vocabularies know it."""
     return _application(bench.application, bench.dataset, bench.task_type)
@@ -74,11 +80,6 @@ def _application(application: str | None, dataset: str, task_type: str) -> str |
     if info is None or (task_type in _OTHER_OUTPUT_TASKS and task_type != info.task_type):
         return None
     return info.application
-
-
-_OTHER_OUTPUT_TASKS = frozenset(
-    {"generation", "super-resolution", "captioning", "vqa", "visual grounding", "retrieval"}
-)
 
 
 @dataclass(frozen=True)
@@ -178,7 +179,8 @@ _DOWNGRADE = {"application": "task", "task": "related", "related": "related"}
 
 def _relevance(bench: Benchmark, query: StructuredQuery) -> str | None:
     relevance = _task_relevance(bench, query)
-    if relevance is not None and query.modality and not same_imagery(bench, query.modality):
+    imagery = [m for m in query.modality if m != "Multi-temporal"]  # a time series is no imagery type
+    if relevance is not None and imagery and not same_imagery(bench, imagery):
         # A result on other imagery (an optical benchmark for a SAR task) says less about the task.
         return _DOWNGRADE[relevance]
     return relevance
