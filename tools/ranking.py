@@ -116,8 +116,9 @@ def application_fit(c: Candidate, query: StructuredQuery) -> Criterion:
     if query.task_type in VL_TASKS and r.category != Category.vision_language:
         return Criterion(0.1, evidence=[f"{query.task_type} needs a vision-language model"], known=True)
     if query.application and query.application in apps:
-        on_users_imagery = not query.modality or any(
-            bench_application(b) == query.application and same_imagery(b, query.modality)
+        imagery = requested_modalities(query)
+        on_users_imagery = not imagery or any(
+            bench_application(b) == query.application and same_imagery(b, sorted(imagery))
             for b in r.benchmarks
         )
         if on_users_imagery:
