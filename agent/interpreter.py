@@ -8,6 +8,7 @@ these rules fill what it missed.
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -91,6 +92,53 @@ def _matcher(vocabulary: str) -> list[tuple[re.Pattern[str], str, int]]:
             out.append((re.compile(_phrase_pattern(synonym)), canonical, len(synonym)))
     out.sort(key=lambda item: -item[2])
     return out
+
+
+_WORD = re.compile(r"[a-z0-9]+")
+
+
+@cache
+def _fuzzy_phrases(vocabulary: str) -> list[tuple[str, str, int]]:
+    """(phrase as space-joined words, canonical, word count) for phrases long enough to match fuzzily."""
+    vocab = get_vocabulary(vocabulary)
+    out: list[tuple[str, str, int]] = []
+    for canonical in vocab.names:
+        for synonym in {canonical, *vocab.column(canonical, "synonyms").split("|")}:
+            words = _WORD.findall(synonym.lower())
+            key = " ".join(words)
+            if synonym.strip().lower() in _UNSAFE_IN_TEXT or len(key.replace(" ", "")) < 8:
+                continue
+            out.append((key, canonical, len(words)))
+    return out
+
+
+def find_terms_fuzzy(text: str, vocabulary: str, cutoff: float = 0.9) -> list[tuple[str, str]]:
+    """Vocabulary terms written with a slip ('flod mapping', 'sentinal-1'): (canonical, text as written).
+
+    A window of as many words as the phrase must be at least ``cutoff`` similar to it; short
+    phrases never match, so ordinary words are not taken for terms.
+    """
+    words = [(m.group(0), m.start(), m.end()) for m in _WORD.finditer(text)]
+    best: dict[str, tuple[float, str]] = {}
+    for key, canonical, n in _fuzzy_phrases(vocabulary):
+        for i in range(len(words) - n + 1):
+            window = " ".join(w for w, _, _ in words[i : i + n])
+            if window == key or abs(len(window) - len(key)) > 2 or not _same_shape(window, key):
+                continue
+            matcher = difflib.SequenceMatcher(None, window, key)
+            if matcher.quick_ratio() < cutoff or (ratio := matcher.ratio()) < cutoff:
+                continue
+            if ratio > best.get(canonical, (0.0, ""))[0]:
+                best[canonical] = (ratio, text[words[i][1] : words[i + n - 1][2]])
+    return [(c, written) for c, (_, written) in sorted(best.items(), key=lambda kv: -kv[1][0])]
+
+
+def _same_shape(window: str, phrase: str) -> bool:
+    """Same numbers (Sentinel-1 is not Sentinel-2) and each word starting with the same two letters."""
+    if re.findall(r"\d+", window) != re.findall(r"\d+", phrase):
+        return False
+    pairs = zip(window.split(), phrase.split(), strict=False)
+    return all(a[:2] == b[:2] for a, b in pairs)
 
 
 def find_terms(text: str, vocabulary: str) -> list[tuple[str, int, int]]:
@@ -330,6 +378,11 @@ def interpret(
     exclusions = _exclusions(lowered)
 
     sensors = [s for s, _, _ in find_terms(lowered, "sensors") if s not in exclusions.sensors]
+    if not sensors:
+        for sensor, written in find_terms_fuzzy(lowered, "sensors"):
+            if sensor not in exclusions.sensors:
+                sensors.append(sensor)
+                notes.append(f"read '{written}' as {sensor}")
     modalities = [m for m, _, _ in find_terms(lowered, "modalities")]
     if re.search(r"\bsar\b|\bradar\b", lowered):
         modalities.append("SAR")
@@ -354,6 +407,9 @@ def interpret(
 
     apps = find_terms(lowered, "applications")
     application = apps[0][0] if apps else None
+    if application is None and (slips := find_terms_fuzzy(lowered, "applications")):
+        application, written = slips[0]
+        notes.append(f"read '{written}' as '{application}'")
     if application is None and encode is not None:
         similar = _similar_application(text, encode, similarity_threshold)
         if similar:

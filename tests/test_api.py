@@ -9,7 +9,7 @@ import pytest
 from agent import Session, select_models
 from agent.cli import main
 from agent.errors import InputError
-from agent.interpreter import interpret
+from agent.interpreter import find_terms_fuzzy, interpret
 from agent.selection import Status
 from agent.settings import Settings
 from rsfmd.loader import load_records
@@ -197,3 +197,25 @@ def test_weather_forecasting_answer_says_it_is_outside_the_database_scope() -> N
     assert any("outside RS-FMD's scope" in a for a in selection.assumptions)
     flood = select_models("flood mapping with Sentinel-1", clarify=False, settings=_settings())
     assert not any("scope" in a for a in flood.assumptions)
+
+
+@pytest.mark.parametrize(
+    ("text", "application", "sensors"),
+    [
+        ("flod mapping with sentinal-1", "flood mapping", ["Sentinel-1"]),
+        ("buildng segmentation from aerial imagry", "building segmentation", ["Aerial"]),
+        ("land cover mappin with sentinel-2", "land cover mapping", ["Sentinel-2"]),
+    ],
+)
+def test_slips_in_terms_are_read_as_meant_and_said(text: str, application: str, sensors: list[str]) -> None:
+    result = interpret(text)
+    assert result.query.application == application
+    assert result.query.sensor == sensors
+    assert any(note.startswith("read '") for note in result.notes)
+
+
+def test_near_misses_between_real_terms_are_not_slips() -> None:
+    # Numbers must match (WorldView-3 is not WorldView-2) and words must start alike (panel/plane).
+    assert find_terms_fuzzy("imagery from worldview-4", "sensors") == []
+    assert find_terms_fuzzy("solar panel detection", "applications") == []
+    assert interpret("I need a model").query.application is None
