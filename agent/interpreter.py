@@ -119,9 +119,14 @@ def find_terms_fuzzy(text: str, vocabulary: str, cutoff: float = 0.9) -> list[tu
     phrases never match, so ordinary words are not taken for terms.
     """
     words = [(m.group(0), m.start(), m.end()) for m in _WORD.finditer(text)]
+    starts: dict[str, list[int]] = {}
+    for i, (word, _, _) in enumerate(words):
+        starts.setdefault(word[:2], []).append(i)
     best: dict[str, tuple[float, str]] = {}
     for key, canonical, n in _fuzzy_phrases(vocabulary):
-        for i in range(len(words) - n + 1):
+        for i in starts.get(key[:2], ()):  # a slip keeps the first two letters (see _same_shape)
+            if i + n > len(words):
+                continue
             window = " ".join(w for w, _, _ in words[i : i + n])
             if window == key or abs(len(window) - len(key)) > 2 or not _same_shape(window, key):
                 continue
