@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from functools import cache
 
@@ -16,6 +16,7 @@ from agent.query import StructuredQuery
 from rsfmd.datasets import find_dataset, get_dataset_table
 from rsfmd.schema import Benchmark, ModelRecord
 from rsfmd.vocab import get_vocabulary, metric_info, term_key
+from tools.filtering import requested_modalities
 
 RELATED_TASKS: dict[str, frozenset[str]] = {
     "classification": frozenset(
@@ -179,7 +180,7 @@ _DOWNGRADE = {"application": "task", "task": "related", "related": "related"}
 
 def _relevance(bench: Benchmark, query: StructuredQuery) -> str | None:
     relevance = _task_relevance(bench, query)
-    imagery = [m for m in query.modality if m != "Multi-temporal"]  # a time series is no imagery type
+    imagery = requested_modalities(query)
     if relevance is not None and imagery and not same_imagery(bench, imagery):
         # A result on other imagery (an optical benchmark for a SAR task) says less about the task.
         return _DOWNGRADE[relevance]
@@ -198,7 +199,7 @@ def _task_relevance(bench: Benchmark, query: StructuredQuery) -> str | None:
     return None
 
 
-def same_imagery(bench: Benchmark, modalities: Sequence[str]) -> bool:
+def same_imagery(bench: Benchmark, modalities: Collection[str]) -> bool:
     """False only when the dataset's imagery is known and shares no modality with the query's."""
     info = find_dataset(bench.dataset)
     if info is None or not info.modalities:

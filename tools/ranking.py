@@ -118,8 +118,7 @@ def application_fit(c: Candidate, query: StructuredQuery) -> Criterion:
     if query.application and query.application in apps:
         imagery = requested_modalities(query)
         on_users_imagery = not imagery or any(
-            bench_application(b) == query.application and same_imagery(b, sorted(imagery))
-            for b in r.benchmarks
+            bench_application(b) == query.application and same_imagery(b, imagery) for b in r.benchmarks
         )
         if on_users_imagery:
             return Criterion(1.0, evidence=[f"evaluated on {query.application}"])
