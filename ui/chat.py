@@ -18,7 +18,6 @@ from ui.conversation import (
     export_files,
     give_feedback,
     pick_answer,
-    picks_text,
     run_with_progress,
     send_picks,
     session_settings,
@@ -217,9 +216,8 @@ class ChatTab:
         if not (text or "").strip():
             yield {self.status: "Type your task first, e.g. *" + EXAMPLE_QUERIES[0] + "*."}
             return
-        shown = "; ".join([*conv.picks.values(), text]) if conv.pending else text
         try:
-            call = start_or_continue(conv, text, settings)
+            call, shown = start_or_continue(conv, text, settings)
         except RemsaError as exc:
             yield {self.status: f"**Problem:** {exc}"}
             return
@@ -253,13 +251,12 @@ class ChatTab:
             yield {self.status: "That question is no longer pending."}
             return
         question = pending[slot]
-        chosen = {**conv.picks, question.field: option}
         try:
-            call = pick_answer(conv, question.field, option)
+            sent = pick_answer(conv, question.field, option)
         except RemsaError as exc:
             yield {self.status: f"**Problem:** {exc}"}
             return
-        if call is None:
+        if sent is None:
             left = len(pending) - len(conv.picks)
             others = "the other question" if left == 1 else f"the other {left} questions"
             updates: Updates = {
@@ -275,17 +272,17 @@ class ChatTab:
                 )
             yield updates
             return
-        yield from self._turn(conv, list(history or []), "; ".join(chosen.values()), call)
+        call, shown = sent
+        yield from self._turn(conv, list(history or []), shown, call)
 
     def send_clicked(self, history: list[dict[str, Any]] | None, conv: Conversation) -> Iterator[Updates]:
         """'Send answers': answer the pending questions with what was clicked so far, in one round."""
-        text = picks_text(conv)
         try:
-            call = send_picks(conv)
+            call, shown = send_picks(conv)
         except RemsaError as exc:
             yield {self.status: f"**Problem:** {exc}"}
             return
-        yield from self._turn(conv, list(history or []), text, call)
+        yield from self._turn(conv, list(history or []), shown, call)
 
     def rate(self, rank: int, vote: str, conv: Conversation, comment: str | None) -> str:
         """Store a vote on the model at ``rank`` of the last answer."""

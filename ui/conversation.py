@@ -97,8 +97,12 @@ def run_with_progress(session: Session, call: Callable[[], Selection]) -> Iterat
             return
 
 
-def start_or_continue(conv: Conversation, text: str, settings: Settings) -> Callable[[], Selection]:
-    """The call that answers typed text: answers pending questions, or starts a new task.
+# A turn to run: the call that asks the agent, and the user's message as the chat shows it.
+Turn = tuple[Callable[[], Selection], str]
+
+
+def start_or_continue(conv: Conversation, text: str, settings: Settings) -> Turn:
+    """The turn that answers typed text: answers pending questions, or starts a new task.
 
     Answers already clicked for other questions go with the typed text in the same round.
     Text the agent would refuse (empty, too long) raises here, before anything is changed.
@@ -110,12 +114,12 @@ def start_or_continue(conv: Conversation, text: str, settings: Settings) -> Call
     session = conv.session
     if conv.picks:
         picks, conv.picks = dict(conv.picks), {}
-        return lambda: session.answer(picks, reply=text)
-    return lambda: session.ask(text)
+        return (lambda: session.answer(picks, reply=text)), "; ".join([*picks.values(), text])
+    return (lambda: session.ask(text)), text
 
 
-def pick_answer(conv: Conversation, field_name: str, option: str) -> Callable[[], Selection] | None:
-    """Record a clicked answer; once every pending question has one, the call that sends them all.
+def pick_answer(conv: Conversation, field_name: str, option: str) -> Turn | None:
+    """Record a clicked answer; once every pending question has one, the turn that sends them all.
 
     Returns None while other questions are still unanswered, so one click does not use up a
     clarification round that the other questions need.
@@ -127,20 +131,15 @@ def pick_answer(conv: Conversation, field_name: str, option: str) -> Callable[[]
     return send_picks(conv) if pending <= set(conv.picks) else None
 
 
-def send_picks(conv: Conversation) -> Callable[[], Selection]:
-    """The call that answers the pending questions with the answers clicked so far, in one round."""
+def send_picks(conv: Conversation) -> Turn:
+    """The turn that answers the pending questions with the answers clicked so far, in one round."""
     if conv.session is None or not conv.pending:
         raise RemsaError("No question is pending: describe your task first.")
     if not conv.picks:
         raise RemsaError("Click a suggested answer first, or type your answer in the box.")
     session = conv.session
     picks, conv.picks = dict(conv.picks), {}
-    return lambda: session.answer(picks)
-
-
-def picks_text(conv: Conversation) -> str:
-    """The clicked answers as one chat message."""
-    return "; ".join(conv.picks.values())
+    return (lambda: session.answer(picks)), "; ".join(picks.values())
 
 
 def export_files(conv: Conversation, selection: Selection) -> tuple[Path, Path]:
