@@ -333,6 +333,13 @@ class ModelRecord(_Strict):
         return max(sizes) if sizes else None
 
     @property
+    def weights_released(self) -> bool | None:
+        """Whether pretrained weights are out: the stated flag, else True when a weights link is known."""
+        if self.weights_available is not None:
+            return self.weights_available
+        return True if self.weights else None
+
+    @property
     def year(self) -> int | None:
         """Release year: from the release date, else from release_year."""
         return self.release_date.year if self.release_date else self.release_year

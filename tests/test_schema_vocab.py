@@ -20,6 +20,7 @@ from rsfmd.vocab import (
     normalise_task_type,
     sensor_modality,
 )
+from tests.records import make_record
 
 
 def _minimal(**extra: object) -> dict[str, object]:
@@ -196,3 +197,10 @@ def test_release_year_stands_in_for_an_unknown_date_and_must_agree_with_a_known_
     assert ModelRecord.model_validate(both).year == 2023
     with pytest.raises(ValidationError, match="release_year disagrees"):
         ModelRecord.model_validate({**base, "release_date": "2023-05-01", "release_year": 2024})
+
+
+def test_weights_released_reads_the_flag_first_then_a_link() -> None:
+    assert make_record(weights_available=False, weights="https://example.org/w").weights_released is False
+    assert make_record(weights_available=True).weights_released is True
+    assert make_record(weights="https://example.org/w").weights_released is True
+    assert make_record().weights_released is None

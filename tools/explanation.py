@@ -58,7 +58,7 @@ def _trade_offs(c: Candidate, query: StructuredQuery) -> list[str]:
         out.append(
             f"Sizes range from {small:g}M to {size:g}M parameters: larger is usually more accurate but slower"
         )
-    if r.weights_available is False or (r.weights_available is None and not r.weights):
+    if r.weights_released is not True:
         out.append("Pretrained weights not confirmed as released")
     commercial = allows_commercial_use(r.license)
     if commercial is False:

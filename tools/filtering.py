@@ -160,7 +160,7 @@ def license_violation(record: ModelRecord, query: StructuredQuery) -> str | None
 
 def weights_violation(record: ModelRecord, query: StructuredQuery) -> str | None:
     """The user needs downloadable weights and the sources say they are not released."""
-    if query.open_weights and record.weights_available is False:
+    if query.open_weights and record.weights_released is False:
         return "pretrained weights are not released"
     return None
 

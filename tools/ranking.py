@@ -375,7 +375,7 @@ def unconfirmed_requirements(record: ModelRecord, query: StructuredQuery) -> lis
     out = []
     if query.commercial_use and allows_commercial_use(record.license) is None:
         out.append("commercial use")
-    if query.open_weights and record.weights_available is None and not record.weights:
+    if query.open_weights and record.weights_released is None:
         out.append("downloadable weights")
     return out
 
