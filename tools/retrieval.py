@@ -75,12 +75,16 @@ class RetrievalIndex:
         self._lock = threading.Lock()
         self.build_seconds: float | None = None
         self.encoded = 0  # records encoded (not found in the cache) by the last build
-        self.loaded_from_cache = False
 
     @property
     def records(self) -> list[ModelRecord]:
         """Records in index order."""
         return self._records
+
+    @property
+    def loaded_from_cache(self) -> bool:
+        """The index is built and every record's vector came from the on-disk cache."""
+        return self.build_seconds is not None and bool(self._records) and self.encoded == 0
 
     def _cache_path(self) -> Path | None:
         if self._cache_dir is None:
@@ -113,7 +117,6 @@ class RetrievalIndex:
             for i, vector in zip(missing, fresh, strict=True):
                 cached[keys[i]] = np.asarray(vector, np.float32)
         self.encoded = len(missing)
-        self.loaded_from_cache = not missing
         vectors = np.stack([cached[key] for key in keys])
         if path is not None and (missing or len(cached) != len(set(keys))):
             self._write_cache(path, keys, vectors)
