@@ -69,6 +69,10 @@ def render_text(selection: Selection) -> str:
     """Terminal rendering of a Selection."""
     lines: list[str] = []
     if selection.status == Status.needs_clarification:
+        understood = selection.query.summary()
+        if understood:
+            lines.append(f"Understood: {'; '.join(understood)}")
+        lines.extend(f"Noted: {note}" for note in selection.assumptions)
         lines.append("I need a little more to go on:")
         for q in selection.questions:
             options = f"  [{' / '.join(q.options)}]" if q.options else ""

@@ -17,6 +17,7 @@ from functools import cache
 import numpy as np
 
 from agent.query import ComputeBudget, Exclusions, MinPerformance, StructuredQuery
+from agent.wording import query_language, read_slips
 from rsfmd.vocab import get_vocabulary, metric_info, sensor_modality
 
 Encode = Callable[[Sequence[str]], np.ndarray]
@@ -73,6 +74,7 @@ class Interpretation:
 
     query: StructuredQuery
     notes: list[str] = field(default_factory=list)
+    language: str | None = None  # set when the text reads as another language than English
 
 
 def _phrase_pattern(phrase: str) -> str:
@@ -411,12 +413,24 @@ def interpret(
     multi_temporal = "Multi-temporal" in modalities
 
     apps = find_terms(lowered, "applications")
+    language = None if apps else query_language(text)
+    task_text, similar_text = lowered, text
+    mended: list[tuple[str, str]] = []
+    if not apps and language is None:
+        mended_text, mended = read_slips(lowered)
+        if mended and (find_terms(mended_text, "applications") or find_terms(mended_text, "task_types")):
+            task_text = similar_text = mended_text
+            apps = find_terms(mended_text, "applications")
+        else:
+            mended = []
     application = apps[0][0] if apps else None
     if application is None and (slips := find_terms_fuzzy(lowered, "applications")):
-        application, written = slips[0]
-        notes.append(f"read '{written}' as '{application}'")
+        application, phrase = slips[0]
+        notes.append(f"read '{phrase}' as '{application}'")
+        mended = [(written, read) for written, read in mended if written not in phrase]
+    notes.extend(f"read '{written}' as '{read}'" for written, read in mended)
     if application is None and encode is not None:
-        similar = _similar_application(text, encode, similarity_threshold)
+        similar = _similar_application(similar_text, encode, similarity_threshold)
         if similar:
             application = similar[0]
             notes.append(f"application read as '{similar[0]}' by text similarity ({similar[1]:.2f})")
@@ -424,7 +438,7 @@ def interpret(
     app_vocab = get_vocabulary("applications")
     if application:
         task_type = app_vocab.column(application, "task_type")
-    explicit_tasks = [t for t, s, e in find_terms(lowered, "task_types") if e - s > 12 or not application]
+    explicit_tasks = [t for t, s, e in find_terms(task_text, "task_types") if e - s > 12 or not application]
     if explicit_tasks and explicit_tasks[0] != task_type:
         task_type = explicit_tasks[0]
     if application is None and task_type is None and re.search(r"pixel[\s-]level|per[\s-]pixel", lowered):
@@ -473,4 +487,4 @@ def interpret(
         commercial_use=bool(_COMMERCIAL.search(lowered)) and not _NOT_COMMERCIAL.search(lowered),
         open_weights=bool(_OPEN_WEIGHTS.search(lowered)),
     )
-    return Interpretation(query=query, notes=notes)
+    return Interpretation(query=query, notes=notes, language=language)

@@ -119,6 +119,11 @@ class Orchestrator:
         merged = rules.query if parsed is None else rules.query.merged_with(parsed)
         turn.query = turn.query.merged_with(merged)
         turn.notes.extend(rules.notes)
+        if rules.language and parsed is None:
+            turn.notes.append(
+                f"The task seems to be written in {rules.language}; without an LLM remsa reads English "
+                "only: describe the task in English, or configure an LLM (see the README)"
+            )
         self._apply_memory(turn)
         filled = ", ".join(turn.query.filled_fields()) or "nothing"
         self._note(turn, f"parsed fields: {filled}")
