@@ -75,3 +75,16 @@ def test_unreadable_cache_is_rebuilt_and_no_cache_dir_works(tmp_path: Path) -> N
         assert data["vectors"].shape == (2, 8)
     uncached = RetrievalIndex(records, CountingEncoder(), None)
     assert uncached.vectors().shape == (2, 8) and uncached.encoded == 2
+
+
+def test_whole_database_caches_of_earlier_versions_are_removed(tmp_path: Path) -> None:
+    folder = tmp_path / "index"
+    folder.mkdir()
+    stale = [folder / "0123456789abcdef-counting_test.npy", folder / "0123456789abcdef-counting_test.json"]
+    for path in stale:
+        path.write_bytes(b"old")
+    unrelated = folder / "notes.json"
+    unrelated.write_text("{}")
+    RetrievalIndex(_records("SAR flood model."), CountingEncoder(), tmp_path).ensure_built()
+    assert not any(path.exists() for path in stale)
+    assert unrelated.exists() and (folder / "records-counting_test.npz").exists()

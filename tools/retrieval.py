@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import os
 import threading
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,6 +22,9 @@ import numpy as np
 from agent.query import StructuredQuery
 from rsfmd.schema import ModelRecord
 from tools.embedding import Encoder
+
+# Caches of earlier versions: one file pair per database hash ("<16 hex>-<encoder>.npy|.json").
+_WHOLE_DATABASE_CACHE = re.compile(r"[0-9a-f]{16}-.+\.(?:npy|json)")
 
 
 def record_text(record: ModelRecord) -> str:
@@ -120,6 +124,8 @@ class RetrievalIndex:
         vectors = np.stack([cached[key] for key in keys])
         if path is not None and (missing or len(cached) != len(set(keys))):
             self._write_cache(path, keys, vectors)
+        if path is not None:
+            self._remove_stale(path.parent)
         return np.asarray(vectors, dtype=np.float32)
 
     @staticmethod
@@ -129,6 +135,14 @@ class RetrievalIndex:
         tmp = path.with_name(f".{path.name}.{os.getpid()}-{threading.get_ident()}.tmp.npz")
         np.savez(tmp, keys=np.array(keys), vectors=vectors)
         tmp.replace(path)
+
+    @staticmethod
+    def _remove_stale(folder: Path) -> None:
+        """Delete the whole-database caches earlier versions left (unused since the per-record cache)."""
+        if folder.is_dir():
+            for old in folder.iterdir():
+                if _WHOLE_DATABASE_CACHE.fullmatch(old.name):
+                    old.unlink(missing_ok=True)
 
     def ensure_built(self) -> None:
         """Build the FAISS index once (thread-safe)."""
