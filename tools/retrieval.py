@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import hashlib
 import os
-import threading
 import re
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
