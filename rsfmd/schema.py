@@ -308,6 +308,11 @@ class ModelRecord(_Strict):
             raise ValueError("last_updated is before release_date")
         if self.release_date and self.release_year and self.release_year != self.release_date.year:
             raise ValueError("release_year disagrees with release_date: keep one of them")
+        if self.weights_available is False and self.weights:
+            raise ValueError(
+                "weights_available is false but a weights link is given: drop the link, "
+                "or set weights_available to true if the weights are out"
+            )
         return self
 
     # Derived views used by the tools.

@@ -200,7 +200,12 @@ def test_release_year_stands_in_for_an_unknown_date_and_must_agree_with_a_known_
 
 
 def test_weights_released_reads_the_flag_first_then_a_link() -> None:
-    assert make_record(weights_available=False, weights="https://example.org/w").weights_released is False
+    assert make_record(weights_available=False).weights_released is False
     assert make_record(weights_available=True).weights_released is True
     assert make_record(weights="https://example.org/w").weights_released is True
     assert make_record().weights_released is None
+
+
+def test_a_weights_link_beside_an_unreleased_flag_is_refused() -> None:
+    with pytest.raises(ValidationError, match="weights_available is false but a weights link"):
+        make_record(weights_available=False, weights="https://example.org/w")

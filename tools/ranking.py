@@ -357,7 +357,7 @@ def regime_fit(c: Candidate, query: StructuredQuery) -> Criterion:
         if r.category == Category.embedding_product:
             return Criterion(1.0, evidence=["precomputed embeddings for unsupervised use"])
         ready = query.application and any(bench_application(b) == query.application for b in r.benchmarks)
-        if ready and (r.weights_available or r.weights):
+        if ready and r.weights_released:
             # Released weights already trained for the user's application need no labels of theirs.
             return Criterion(0.9, evidence=[f"released weights already trained for {query.application}"])
         pretext = r.pretext_training_type or ""

@@ -57,8 +57,8 @@ def _given(value: str | None) -> str | None:
 
 
 def has_weights(record: ModelRecord) -> bool:
-    """Weights are released (flag or link)."""
-    return bool(record.weights_available) or record.weights is not None
+    """Weights are released (``ModelRecord.weights_released``)."""
+    return record.weights_released is True
 
 
 def apply_filter(records: Sequence[ModelRecord], f: RecordFilter) -> list[ModelRecord]:
