@@ -303,3 +303,18 @@ def test_a_time_series_request_does_not_make_every_result_other_imagery() -> Non
     )
     query = StructuredQuery(task_type="classification", modality=["Multi-temporal"])
     assert [i.relevance for i in EvidenceIndex([s2]).relevant(s2, query)] == ["task"]
+
+
+def test_results_on_another_application_say_what_they_are_about() -> None:
+    model = record(
+        "crops",
+        modalities=["SAR"],
+        benchmarks=[bench("PASTIS", "mIoU", 40.0, app="crop type mapping")],
+    )
+    oil = StructuredQuery(application="oil spill detection", task_type="segmentation", modality=["SAR"])
+    ranked = score_candidates([Candidate(record=model, similarity=0.5)], oil, EvidenceIndex([model]), None)
+    performance = ranked[0].criteria["performance"].evidence[0]
+    assert performance.startswith("mIoU 40 on PASTIS, a crop type mapping benchmark (")
+    crops = StructuredQuery(application="crop type mapping", task_type="segmentation", modality=["SAR"])
+    ranked = score_candidates([Candidate(record=model, similarity=0.5)], crops, EvidenceIndex([model]), None)
+    assert ranked[0].criteria["performance"].evidence[0].startswith("mIoU 40 on PASTIS (")

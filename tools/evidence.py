@@ -97,16 +97,22 @@ class EvidenceItem:
     source_url: str
     sampling_percentage: float | None
     variant: str | None = None  # named only when the model reports results for several variants
+    application: str | None = None  # the benchmark's own application, when known
 
-    def describe(self) -> str:
-        """e.g. 'mIoU 88.9 on Sen1Floods11 (ViT-L; fine-tune; #2 of 9 models reporting it)'."""
+    def describe(self, *, name_application: bool = False) -> str:
+        """e.g. 'mIoU 88.9 on Sen1Floods11 (ViT-L; fine-tune; #2 of 9 models reporting it)'.
+
+        ``name_application`` adds what the benchmark is about ('on PASTIS, a crop type mapping
+        benchmark'), for results shown on behalf of another application.
+        """
         parts = [self.variant, self.setting] if self.variant else [self.setting]
         if self.sampling_percentage is not None and self.sampling_percentage < 100:
             parts.append(f"{self.sampling_percentage:g}% labels")
         if self.standing is not None and self.n_models > 1:
             rank = 1 + round((1 - self.standing) * (self.n_models - 1))
             parts.append(f"#{rank} of {self.n_models} models reporting it")
-        return f"{self.metric} {self.value:g} on {self.dataset} ({'; '.join(parts)})"
+        about = f", a {self.application} benchmark" if name_application and self.application else ""
+        return f"{self.metric} {self.value:g} on {self.dataset}{about} ({'; '.join(parts)})"
 
 
 class EvidenceIndex:
@@ -167,6 +173,7 @@ class EvidenceIndex:
                         source_url=bench.source_url,
                         sampling_percentage=bench.sampling_percentage,
                         variant=bench.variant if several_variants else None,
+                        application=bench_application(bench),
                     )
                 )
         items.sort(

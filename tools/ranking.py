@@ -214,7 +214,9 @@ def performance_fit(
         top = [i for i in items if i.relevance == level][:3]
         values = [i.standing if i.standing is not None else 0.55 for i in top]
         score = RELEVANCE_WEIGHT[level] * (0.25 + 0.75 * sum(values) / len(values))
-        evidence = [i.describe() for i in top]
+        # Results on another application say what they are about ('on PASTIS, a crop type mapping
+        # benchmark'), so they are not read as results on the user's application.
+        evidence = [i.describe(name_application=query.application not in {None, i.application}) for i in top]
         if prediction is not None and predicted_score is not None:
             score = 0.5 * score + 0.5 * predicted_score
             evidence.append(f"predicted: {prediction.summary}")
