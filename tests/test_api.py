@@ -219,3 +219,11 @@ def test_near_misses_between_real_terms_are_not_slips() -> None:
     assert find_terms_fuzzy("imagery from worldview-4", "sensors") == []
     assert find_terms_fuzzy("solar panel detection", "applications") == []
     assert interpret("I need a model").query.application is None
+
+
+def test_a_modality_word_inside_an_application_name_is_no_modality() -> None:
+    lcz = interpret("local climate zone classification with sentinel-2").query
+    assert lcz.application == "local climate zone classification"
+    assert lcz.modality == ["Multispectral"]  # not 'Climate'
+    assert interpret("brick kiln detection in Bangladesh").query.application == "brick kiln detection"
+    assert interpret("climate data downscaling").query.modality == ["Climate"]
