@@ -393,9 +393,7 @@ def interpret(
     # A modality word inside an application's name ('local climate zone') is no input modality.
     app_spans = [(s, e) for _, s, e in find_terms(lowered, "applications")]
     modalities = [
-        m
-        for m, s, e in find_terms(lowered, "modalities")
-        if not any(s >= a and e <= b for a, b in app_spans)
+        m for m, s, e in find_terms(lowered, "modalities") if not any(s >= a and e <= b for a, b in app_spans)
     ]
     if re.search(r"\bsar\b|\bradar\b", lowered):
         modalities.append("SAR")
