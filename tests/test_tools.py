@@ -318,3 +318,13 @@ def test_results_on_another_application_say_what_they_are_about() -> None:
     crops = StructuredQuery(application="crop type mapping", task_type="segmentation", modality=["SAR"])
     ranked = score_candidates([Candidate(record=model, similarity=0.5)], crops, EvidenceIndex([model]), None)
     assert ranked[0].criteria["performance"].evidence[0].startswith("mIoU 40 on PASTIS (")
+
+
+def test_an_application_with_a_protocol_in_brackets_is_its_application() -> None:
+    def row(application: str) -> Benchmark:
+        return Benchmark.model_validate(
+            {**bench("CVUSA", "OA", 50.0, task="geolocalization"), "application": application}
+        )
+
+    assert bench_application(row("cross-view geo-localization (image retrieval)")) == "geolocalization"
+    assert bench_application(row("SAR ship detection")) == "ship detection"

@@ -60,6 +60,8 @@ def dataset_key(name: str) -> str:
     return get_dataset_table().get(name) or term_key(name)
 
 
+_QUALIFIER = re.compile(r"\s*\([^()]*\)\s*$")
+
 # Outputs other than a dataset's usual one: its usual application does not carry over to them.
 _OTHER_OUTPUT_TASKS = frozenset(
     {"generation", "super-resolution", "captioning", "vqa", "visual grounding", "retrieval"}
@@ -73,8 +75,11 @@ def bench_application(bench: Benchmark) -> str | None:
 
 @cache
 def _application(application: str | None, dataset: str, task_type: str) -> str | None:
-    if application and (found := get_vocabulary("applications").get(application)):
-        return found
+    if application:
+        # A trailing qualifier names a protocol ("cross-view geo-localization (image retrieval)").
+        vocab = get_vocabulary("applications")
+        if found := vocab.get(application) or vocab.get(_QUALIFIER.sub("", application)):
+            return found
     info = find_dataset(dataset)
     # A different kind of output on the same images (images generated from a classification
     # dataset's labels, questions about a change-detection pair) says nothing of its usual application.
