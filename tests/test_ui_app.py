@@ -289,3 +289,13 @@ def test_refused_text_keeps_the_box_the_picks_and_the_conversation() -> None:
     assert tab.query not in refused  # the typed text stays in the box to be shortened
     assert tab.chatbot not in refused  # nothing added to the conversation
     assert conv.session is session and conv.picks == {first.field: first.options[0]}
+
+
+def test_chat_question_round_says_what_was_read_on_the_way() -> None:
+    with gr.Blocks():
+        tab = ChatTab(_settings())
+    conv = Conversation()
+    out = _final(tab.respond("Cartographie des inondations avec Sentinel-1", [], conv, 3, False))
+    message = out[tab.chatbot][-1]["content"]
+    assert message.startswith("*Noted: The task seems to be written in French")
+    assert "To pick well I need a bit more:" in message

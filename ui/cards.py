@@ -165,7 +165,9 @@ def selection_html(selection: Selection) -> str:
 def chat_summary(selection: Selection) -> str:
     """The assistant's chat message (markdown): a short answer pointing at the cards."""
     if selection.status == Status.needs_clarification:
-        lines = ["To pick well I need a bit more:"]
+        # What was read on the way (a slip mended, another language noticed) comes first.
+        lines = [f"*Noted: {note}*" for note in selection.assumptions[:3]]
+        lines.append("To pick well I need a bit more:")
         lines.extend(f"- {q.text}" for q in selection.questions)
         lines.append("\nClick a suggested answer below, or type your answer.")
         return "\n".join(lines)
