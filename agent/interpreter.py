@@ -18,7 +18,7 @@ import numpy as np
 
 from agent.query import ComputeBudget, Exclusions, MinPerformance, StructuredQuery
 from agent.wording import query_language, read_slips
-from rsfmd.vocab import get_vocabulary, metric_info, sensor_modality
+from rsfmd.vocab import get_vocabulary, metric_info, sensor_modality, typical_modalities
 
 Encode = Callable[[Sequence[str]], np.ndarray]
 """Encodes texts to L2-normalised row vectors."""
@@ -390,10 +390,13 @@ def interpret(
             if sensor not in exclusions.sensors:
                 sensors.append(sensor)
                 notes.append(f"read '{written}' as {sensor}")
-    # A modality word inside an application's name ('local climate zone') is no input modality.
-    app_spans = [(s, e) for _, s, e in find_terms(lowered, "applications")]
+    # A modality word inside an application's name is no input modality ('local climate zone'),
+    # unless the application works on that modality ('hyperspectral image classification').
+    app_spans = find_terms(lowered, "applications")
     modalities = [
-        m for m, s, e in find_terms(lowered, "modalities") if not any(s >= a and e <= b for a, b in app_spans)
+        m
+        for m, s, e in find_terms(lowered, "modalities")
+        if not any(a <= s and e <= b and m not in typical_modalities(app) for app, a, b in app_spans)
     ]
     if re.search(r"\bsar\b|\bradar\b", lowered):
         modalities.append("SAR")

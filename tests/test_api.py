@@ -227,3 +227,5 @@ def test_a_modality_word_inside_an_application_name_is_no_modality() -> None:
     assert lcz.modality == ["Multispectral"]  # not 'Climate'
     assert interpret("brick kiln detection in Bangladesh").query.application == "brick kiln detection"
     assert interpret("climate data downscaling").query.modality == ["Climate"]
+    hsi = interpret("basic hyperspectral image classification (e.g., 3-4 land classes)").query
+    assert hsi.modality == ["Hyperspectral"]  # the application works on it
