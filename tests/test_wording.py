@@ -10,6 +10,7 @@ from agent.interpreter import interpret
 from agent.settings import Settings
 from agent.wording import query_language, read_slips
 from benchmark_queries.generate import load_queries
+from rsfmd.loader import load_records
 
 
 def _settings() -> Settings:
@@ -42,6 +43,12 @@ def test_misspelt_vocabulary_words_are_mended(text: str, read: str) -> None:
 )
 def test_words_that_are_not_slips_stay(text: str) -> None:
     assert read_slips(text) == (text, [])
+
+
+def test_no_model_name_or_alias_in_the_database_is_mended() -> None:
+    names = [n for r in load_records() for n in (r.model_name, *r.aliases)]
+    assert len(names) > 224
+    assert [(n, read_slips(n.lower())[1]) for n in names if read_slips(n.lower())[1]] == []
 
 
 def test_no_benchmark_query_is_mended_or_taken_for_another_language() -> None:
