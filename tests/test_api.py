@@ -229,3 +229,11 @@ def test_a_modality_word_inside_an_application_name_is_no_modality() -> None:
     assert interpret("climate data downscaling").query.modality == ["Climate"]
     hsi = interpret("basic hyperspectral image classification (e.g., 3-4 land classes)").query
     assert hsi.modality == ["Hyperspectral"]  # the application works on it
+
+
+def test_cloud_removal_is_read_and_answered_with_its_evidence() -> None:
+    selection = select_models("cloud removal for sentinel-2 using SAR", clarify=False, settings=_settings())
+    assert selection.query.application == "cloud removal"
+    ranked = {m.model_id: m for m in selection.models}
+    assert "msgfm" in ranked  # the one model reporting a cloud-removal result (SEN12MS-CR)
+    assert any("evaluated on cloud removal" in r for r in ranked["msgfm"].reasons)
