@@ -392,11 +392,11 @@ def interpret(
                 notes.append(f"read '{written}' as {sensor}")
     # A modality word inside an application's name is no input modality ('local climate zone'),
     # unless the application works on that modality ('hyperspectral image classification').
-    app_spans = find_terms(lowered, "applications")
+    apps = find_terms(lowered, "applications")
     modalities = [
         m
         for m, s, e in find_terms(lowered, "modalities")
-        if not any(a <= s and e <= b and m not in typical_modalities(app) for app, a, b in app_spans)
+        if not any(a <= s and e <= b and m not in typical_modalities(app) for app, a, b in apps)
     ]
     if re.search(r"\bsar\b|\bradar\b", lowered):
         modalities.append("SAR")
@@ -419,7 +419,6 @@ def interpret(
     modalities = [m for m in dict.fromkeys(modalities) if m not in exclusions.modalities]
     multi_temporal = "Multi-temporal" in modalities
 
-    apps = find_terms(lowered, "applications")
     language = None if apps else query_language(text)
     task_text, similar_text = lowered, text
     mended: list[tuple[str, str]] = []

@@ -67,6 +67,11 @@ def dataset_info(value: str) -> DatasetInfo:
 _QUALIFIER = re.compile(r"\s*\([^()]*\)\s*$")
 
 
+def strip_qualifier(name: str) -> str:
+    """``name`` without a trailing qualifier in brackets ('HLS Burn Scars (PANGAEA)' -> 'HLS Burn Scars')."""
+    return _QUALIFIER.sub("", name)
+
+
 @cache
 def find_dataset(value: str) -> DatasetInfo | None:
     """Facts about a dataset, or None when the table does not know it (cheap; cached).
@@ -76,7 +81,7 @@ def find_dataset(value: str) -> DatasetInfo | None:
     """
     table = get_dataset_table()
     found = table.get(value)
-    if found is None and (base := _QUALIFIER.sub("", value)) != value and base:
+    if found is None and (base := strip_qualifier(value)) != value and base:
         found = table.get(base)
     return dataset_info(found) if found is not None else None
 

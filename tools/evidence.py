@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from agent.query import StructuredQuery
-from rsfmd.datasets import find_dataset, get_dataset_table
+from rsfmd.datasets import find_dataset, get_dataset_table, strip_qualifier
 from rsfmd.schema import Benchmark, ModelRecord
 from rsfmd.vocab import get_vocabulary, metric_info, term_key
 from tools.filtering import requested_modalities
@@ -60,8 +60,6 @@ def dataset_key(name: str) -> str:
     return get_dataset_table().get(name) or term_key(name)
 
 
-_QUALIFIER = re.compile(r"\s*\([^()]*\)\s*$")
-
 # Outputs other than a dataset's usual one: its usual application does not carry over to them.
 _OTHER_OUTPUT_TASKS = frozenset(
     {"generation", "super-resolution", "captioning", "vqa", "visual grounding", "retrieval"}
@@ -78,7 +76,7 @@ def _application(application: str | None, dataset: str, task_type: str) -> str |
     if application:
         # A trailing qualifier names a protocol ("cross-view geo-localization (image retrieval)").
         vocab = get_vocabulary("applications")
-        if found := vocab.get(application) or vocab.get(_QUALIFIER.sub("", application)):
+        if found := vocab.get(application) or vocab.get(strip_qualifier(application)):
             return found
     info = find_dataset(dataset)
     # A different kind of output on the same images (images generated from a classification
