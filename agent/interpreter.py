@@ -18,7 +18,14 @@ import numpy as np
 
 from agent.query import ComputeBudget, Exclusions, MinPerformance, StructuredQuery
 from agent.wording import query_language, read_slips
-from rsfmd.vocab import get_vocabulary, metric_info, sensor_modality, typical_modalities
+from rsfmd.vocab import (
+    Vocabulary,
+    get_vocabulary,
+    metric_info,
+    sensor_modality,
+    term_key,
+    typical_modalities,
+)
 
 Encode = Callable[[Sequence[str]], np.ndarray]
 """Encodes texts to L2-normalised row vectors."""
@@ -77,6 +84,14 @@ class Interpretation:
     language: str | None = None  # set when the text reads as another language than English
 
 
+def _terms(vocab: Vocabulary, canonical: str) -> str:
+    """Every term read as ``canonical``, '|'-separated: its synonyms, then (applications) the
+    terms it stands in for as the closest entry."""
+    closest = vocab.column(canonical, "closest_for")
+    synonyms = vocab.column(canonical, "synonyms")
+    return f"{synonyms}|{closest}" if closest else synonyms
+
+
 def _phrase_pattern(phrase: str) -> str:
     parts = [re.escape(p) for p in re.split(r"[\s\-_./]+", phrase.lower()) if p]
     return r"(?<![a-z0-9])" + _SEP.join(parts) + r"(?![a-z0-9])"
@@ -87,7 +102,7 @@ def _matcher(vocabulary: str) -> list[tuple[re.Pattern[str], str, int]]:
     vocab = get_vocabulary(vocabulary)
     out: list[tuple[re.Pattern[str], str, int]] = []
     for canonical in vocab.names:
-        synonyms = [canonical, *vocab.column(canonical, "synonyms").split("|")]
+        synonyms = [canonical, *_terms(vocab, canonical).split("|")]
         for synonym in {s.strip().lower() for s in synonyms if s.strip()}:
             if synonym in _UNSAFE_IN_TEXT or len(synonym) < 2:
                 continue
@@ -105,7 +120,7 @@ def _fuzzy_phrases(vocabulary: str) -> list[tuple[str, str, int]]:
     vocab = get_vocabulary(vocabulary)
     out: list[tuple[str, str, int]] = []
     for canonical in vocab.names:
-        for synonym in {canonical, *vocab.column(canonical, "synonyms").split("|")}:
+        for synonym in {canonical, *_terms(vocab, canonical).split("|")}:
             words = _WORD.findall(synonym.lower())
             key = " ".join(words)
             if synonym.strip().lower() in _UNSAFE_IN_TEXT or len(key.replace(" ", "")) < 8:
@@ -146,6 +161,17 @@ def _same_shape(window: str, phrase: str) -> bool:
         return False
     pairs = zip(window.split(), phrase.split(), strict=False)
     return all(a[:2] == b[:2] for a, b in pairs)
+
+
+@cache
+def _closest_for(application: str) -> frozenset[str]:
+    terms = get_vocabulary("applications").column(application, "closest_for").split("|")
+    return frozenset(term_key(t) for t in terms if t.strip())
+
+
+def _is_closest_for(application: str | None, written: str) -> bool:
+    """True when ``written`` names a task the vocabulary reads as ``application`` for want of its own."""
+    return application is not None and term_key(written) in _closest_for(application)
 
 
 def find_terms(text: str, vocabulary: str) -> list[tuple[str, int, int]]:
@@ -357,7 +383,7 @@ def _exclusions(text: str) -> Exclusions:
 def _application_texts() -> tuple[list[str], list[str]]:
     vocab = get_vocabulary("applications")
     names = vocab.names
-    texts = [f"{n}: {vocab.column(n, 'synonyms').replace('|', ', ')}" for n in names]
+    texts = [f"{n}: {_terms(vocab, n).replace('|', ', ')}" for n in names]
     return names, texts
 
 
@@ -430,6 +456,11 @@ def interpret(
         else:
             mended = []
     application = apps[0][0] if apps else None
+    if apps and _is_closest_for(application, task_text[apps[0][1] : apps[0][2]]):
+        notes.append(
+            f"'{task_text[apps[0][1] : apps[0][2]]}' has no application of its own in RS-FMD: "
+            f"read as the closest one, '{application}'"
+        )
     if application is None and (slips := find_terms_fuzzy(lowered, "applications")):
         application, phrase = slips[0]
         notes.append(f"read '{phrase}' as '{application}'")

@@ -107,7 +107,9 @@ def _read_table(name: str) -> Vocabulary:
         if canonical in rows:
             raise ValueError(f"rsfmd/vocab/{name}.csv line {line_no}: duplicate name {canonical!r}")
         rows[canonical] = {k: (v or "").strip() for k, v in row.items() if k}
-        keys = [canonical, *(s for s in (row.get("synonyms") or "").split("|") if s.strip())]
+        # ``closest_for`` (applications): terms with no entry of their own, read as this one.
+        terms = f"{row.get('synonyms') or ''}|{row.get('closest_for') or ''}"
+        keys = [canonical, *(s for s in terms.split("|") if s.strip())]
         for synonym in keys:
             key = term_key(synonym)
             previous = lookup.get(key)

@@ -237,3 +237,11 @@ def test_cloud_removal_is_read_and_answered_with_its_evidence() -> None:
     ranked = {m.model_id: m for m in selection.models}
     assert "msgfm" in ranked  # the one model reporting a cloud-removal result (SEN12MS-CR)
     assert any("evaluated on cloud removal" in r for r in ranked["msgfm"].reasons)
+
+
+def test_a_task_read_as_its_closest_application_is_said_to_be() -> None:
+    turbines = interpret("wind turbine detection in the North Sea")
+    assert turbines.query.application == "solar panel detection"
+    assert any("'wind turbine detection' has no application of its own" in n for n in turbines.notes)
+    # A real synonym needs no note.
+    assert interpret("photovoltaic detection in Spain").notes == []
