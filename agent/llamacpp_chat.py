@@ -21,11 +21,16 @@ class LlamaCppChat(BaseChatModel):
     temperature: float = 0.0
 
     @classmethod
-    def from_path(cls, path: Path, *, max_tokens: int, temperature: float) -> LlamaCppChat:
-        """Load the GGUF file (CPU, 2048-token context); ImportError when the extra is missing."""
+    def from_path(
+        cls, path: Path, *, max_tokens: int, temperature: float, context_tokens: int = 8192
+    ) -> LlamaCppChat:
+        """Load the GGUF file on CPU; ImportError when the extra is missing.
+
+        The chat template is the one stored in the GGUF file (llama.cpp reads it).
+        """
         from llama_cpp import Llama
 
-        client = Llama(model_path=str(path), n_ctx=2048, verbose=False, chat_format="gemma")
+        client = Llama(model_path=str(path), n_ctx=context_tokens, verbose=False)
         return cls(client=client, max_tokens=max_tokens, temperature=temperature)
 
     @property
@@ -40,8 +45,11 @@ class LlamaCppChat(BaseChatModel):
         **kwargs: Any,
     ) -> ChatResult:
         payload = [{"role": _ROLES.get(m.type, "user"), "content": str(m.content)} for m in messages]
+        options: dict[str, Any] = {}
+        if kwargs.get("response_format"):
+            options["response_format"] = kwargs["response_format"]  # JSON-schema constrained decoding
         reply = self.client.create_chat_completion(
-            messages=payload, max_tokens=self.max_tokens, temperature=self.temperature, stop=stop
+            messages=payload, max_tokens=self.max_tokens, temperature=self.temperature, stop=stop, **options
         )
         text = reply["choices"][0]["message"]["content"] or ""
         usage = reply.get("usage", {})

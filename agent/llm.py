@@ -77,7 +77,10 @@ def make_chat_model(settings: Settings) -> Any:
 
         try:
             return LlamaCppChat.from_path(
-                Path(llm.model_path), max_tokens=llm.max_tokens, temperature=llm.temperature
+                Path(llm.model_path),
+                max_tokens=llm.max_tokens,
+                temperature=llm.temperature,
+                context_tokens=llm.context_tokens,
             )
         except ImportError as exc:
             raise ConfigurationError(

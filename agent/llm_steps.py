@@ -9,8 +9,9 @@ Model names the LLM invents are dropped: only RS-FMD candidates can reach the us
 from __future__ import annotations
 
 import json
+import re
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, Field, TypeAdapter, ValidationError
@@ -41,7 +42,7 @@ class LLMQuery(BaseModel):
     deployment_device: str | None = None
     max_parameters_m: float | None = None
     priorities: list[str] = Field(default_factory=list)
-    min_performance: dict[str, list[Any]] | None = None
+    min_performance: dict[str, list[str | float]] | None = None
     region: list[str] = Field(default_factory=list)
     domain_keywords: list[str] = Field(default_factory=list)
     excluded_modalities: list[str] = Field(default_factory=list)
@@ -77,32 +78,51 @@ def parse_json(text: str, adapter: TypeAdapter[T]) -> T:
 class LLMSteps:
     """Wraps a LangChain chat model; counts calls and tokens; logs every step for the trace."""
 
-    def __init__(self, chat_model: Any, engine_name: str = "llm") -> None:
+    def __init__(self, chat_model: Any, engine_name: str = "llm", *, constrained: bool = False) -> None:
         self.model = chat_model
         self.engine_name = engine_name
+        # Constrained decoding: the reply is generated under the reply's JSON schema (llama.cpp
+        # grammars), so even a small local model returns parseable JSON.
+        self.constrained = constrained
         self.calls = 0
         self.prompt_tokens = 0
         self._events: list[TraceStep] = []
+        self._fallbacks: list[str] = []
 
     @classmethod
     def from_settings(cls, settings: Settings) -> LLMSteps:
         """Build the configured provider (ConfigurationError when it cannot be)."""
         from agent.llm import engine_name, make_chat_model
 
-        return cls(make_chat_model(settings), engine_name(settings))
+        return cls(
+            make_chat_model(settings), engine_name(settings), constrained=settings.llm.provider == "llamacpp"
+        )
 
     def drain(self) -> list[TraceStep]:
         """Trace steps recorded since the last call."""
         events, self._events = self._events, []
         return events
 
+    def take_fallbacks(self) -> list[str]:
+        """The steps ('reading the task', 're-ranking', 'explanations') that fell back since the last call."""
+        fallbacks, self._fallbacks = self._fallbacks, []
+        return fallbacks
+
     def _event(self, step: str, detail: str, ms: float = 0.0) -> None:
         self._events.append(TraceStep(step=step, detail=detail, ms=round(ms, 2)))
 
-    def _complete(self, step: str, prompt: str) -> str:
+    def _fallback(self, stage: str, detail: str) -> None:
+        """The offline engine does ``stage`` instead: a trace step and a note for the answer."""
+        self._fallbacks.append(stage)
+        self._event("llm:fallback", detail)
+
+    def _complete(self, step: str, prompt: str, schema: dict[str, Any] | None = None) -> str:
         start = time.perf_counter()
+        options: dict[str, Any] = {}
+        if self.constrained and schema is not None:
+            options["response_format"] = {"type": "json_object", "schema": schema}
         try:
-            reply = self.model.invoke(prompt)
+            reply = self.model.invoke(prompt, **options)
         except Exception as exc:  # provider errors come in many types; all become a typed LLMError
             self._event(
                 f"llm:{step}",
@@ -121,25 +141,26 @@ class LLMSteps:
         )
         return text
 
-    def _structured(self, step: str, prompt: str, parse: Callable[[str], T]) -> T:
-        text = self._complete(step, prompt)
+    def _structured(self, step: str, prompt: str, adapter: TypeAdapter[T]) -> T:
+        schema = adapter.json_schema()
+        text = self._complete(step, prompt, schema)
         try:
-            return parse(text)
+            return parse_json(text, adapter)
         except (ValidationError, ValueError) as first:
             retry = (
                 f"{prompt}\n\nYour previous reply could not be used:\n{str(first)[:600]}\n"
                 "Reply again with valid JSON only, in the requested format."
             )
-            text = self._complete(f"{step}-retry", retry)
+            text = self._complete(f"{step}-retry", retry, schema)
             try:
-                return parse(text)
+                return parse_json(text, adapter)
             except (ValidationError, ValueError) as second:
                 raise LLMError(
                     f"{step}: invalid reply after one re-ask ({str(second)[:200]})", raw=text
                 ) from second
 
     # -- interpret ---------------------------------------------------------------------------------
-    def interpret(self, text: str, notes: list[str]) -> StructuredQuery | None:
+    def interpret(self, text: str) -> StructuredQuery | None:
         """The LLM's StructuredQuery, or None (offline rules then stand alone)."""
         prompt = render(
             "interpret",
@@ -148,13 +169,48 @@ class LLMSteps:
             task_types=", ".join(get_vocabulary("task_types").names),
         )
         try:
-            raw = self._structured("interpret", prompt, lambda t: parse_json(t, TypeAdapter(LLMQuery)))
+            raw = self._structured("interpret", prompt, TypeAdapter(LLMQuery))
         except LLMError as exc:
-            self._event("llm:fallback", f"interpreter failed ({exc}); offline rules used")
+            self._fallback("reading the task", f"interpreter failed ({exc}); offline rules used")
             return None
-        return self._to_query(raw, notes)
+        grounded = self._grounded(raw, text, prompt.replace(text, ""))
+        if not any(grounded.model_dump(exclude_defaults=True).values()):
+            self._fallback(
+                "reading the task", "the LLM's reading held nothing from the task; offline rules used"
+            )
+            return None
+        return self._to_query(grounded)
 
-    def _to_query(self, raw: LLMQuery, notes: list[str]) -> StructuredQuery:
+    def _grounded(self, raw: LLMQuery, text: str, instructions: str) -> LLMQuery:
+        """``raw`` without values the task does not support: echoes of the prompt's own
+        placeholders ('e.g. 10 m, or null') and a size limit that is no number of the task."""
+        placeholders = [p.lower() for p in re.findall(r'"([^"]{12,})"', instructions)]
+        dropped: list[str] = []
+
+        def echo(value: str) -> bool:
+            value = value.strip().lower()
+            return len(value) > 12 and any(value in p or p in value for p in placeholders)
+
+        update: dict[str, Any] = {}
+        for name, value in raw.model_dump().items():
+            if isinstance(value, str) and echo(value):
+                update[name] = None
+                dropped.append(f"{name} {value!r}: an echo of the prompt")
+            elif isinstance(value, list) and any(isinstance(v, str) and echo(v) for v in value):
+                update[name] = [v for v in value if not (isinstance(v, str) and echo(v))]
+                echoed = [v for v in value if v not in update[name]]
+                dropped.append(f"{name} {echoed!r}: an echo of the prompt")
+        # A size limit must come from a number in the task ('under 100M', '1B'), not a sensor's.
+        numbers = {float(n) for n in re.findall(r"(?<![a-z\-])\d+(?:\.\d+)?", text.lower())}
+        limit = raw.max_parameters_m
+        if limit is not None and not any(abs(limit - n * f) < 1e-6 for n in numbers for f in (1, 1000, 1e-6)):
+            update["max_parameters_m"] = None
+            dropped.append(f"max_parameters_m {limit:g}: no such number in the task")
+        for item in dropped:
+            self._event("llm:interpret", f"ignored {item}")
+        return raw.model_copy(update=update) if update else raw
+
+    def _to_query(self, raw: LLMQuery) -> StructuredQuery:
         def known(vocab: str, values: Sequence[str]) -> list[str]:
             out = []
             for value in values:
@@ -199,10 +255,9 @@ class LLMSteps:
         try:
             return StructuredQuery.model_validate(data)
         except (ValidationError, UnknownTermError) as exc:
-            self._event(
-                "llm:fallback", f"interpreter reply did not fit the schema ({str(exc)[:160]}); rules used"
+            self._fallback(
+                "reading the task", f"interpreter reply did not fit the schema ({str(exc)[:160]}); rules used"
             )
-            notes.append("The LLM's reading of the task was unusable; the offline rules were used")
             return StructuredQuery()
 
     # -- re-rank ------------------------------------------------------------------------------------
@@ -225,9 +280,9 @@ class LLMSteps:
             "rerank", query=query.model_dump_json(exclude_defaults=True), candidates="\n".join(lines)
         )
         try:
-            items = self._structured("rerank", prompt, lambda t: parse_json(t, TypeAdapter(list[RankItem])))
+            items = self._structured("rerank", prompt, TypeAdapter(list[RankItem]))
         except LLMError as exc:
-            self._event("llm:fallback", f"re-ranking failed ({exc}); offline ranking kept")
+            self._fallback("re-ranking", f"re-ranking failed ({exc}); offline ranking kept")
             return ranked
         by_key: dict[str, Candidate] = {}
         for c in ranked:
@@ -242,7 +297,7 @@ class LLMSteps:
             if candidate not in ordered:
                 ordered.append(candidate)
         if not ordered:
-            self._event("llm:fallback", "re-ranking named no known candidate; offline ranking kept")
+            self._fallback("re-ranking", "re-ranking named no known candidate; offline ranking kept")
             return ranked
         return ordered + [c for c in ranked if c not in ordered]
 
@@ -268,11 +323,9 @@ class LLMSteps:
             ranked_models=json.dumps(described, indent=1),
         )
         try:
-            items = self._structured(
-                "explain", prompt, lambda t: parse_json(t, TypeAdapter(list[ExplanationItem]))
-            )
+            items = self._structured("explain", prompt, TypeAdapter(list[ExplanationItem]))
         except LLMError as exc:
-            self._event("llm:fallback", f"explanation failed ({exc}); templated explanations kept")
+            self._fallback("explanations", f"explanation failed ({exc}); templated explanations kept")
             return models
         by_name = {term_key(i.model_name): i for i in items}
         out = []
@@ -282,6 +335,10 @@ class LLMSteps:
                 m.model_copy(update={"reasons": item.explanation, "trade_offs": item.trade_offs})
                 if item
                 else m
+            )
+        if models and not any(term_key(m.name) in by_name for m in models):
+            self._fallback(
+                "explanations", "explanation named none of the models; templated explanations kept"
             )
         return out
 

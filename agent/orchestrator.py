@@ -63,6 +63,7 @@ class Turn:
     similar: list[SimilarTask] = field(default_factory=list)
     memory_deltas: dict[str, float] = field(default_factory=dict)
     engine: str = "offline"
+    llm_fallbacks: list[str] = field(default_factory=list)  # LLM steps the offline engine did this run
 
 
 class Orchestrator:
@@ -87,6 +88,7 @@ class Orchestrator:
             "explain": self._explain,
         }
         state: StateName = "interpret"
+        turn.llm_fallbacks = []
         steps = 0
         while state != "done":
             steps += 1
@@ -98,6 +100,7 @@ class Orchestrator:
             detail = turn.trace.pop().detail if len(turn.trace) > before else ""
             if self.llm is not None:
                 turn.trace.extend(self.llm.drain())
+                turn.llm_fallbacks.extend(self.llm.take_fallbacks())
             turn.trace.append(
                 TraceStep(step=state, detail=detail, ms=round((time.perf_counter() - start) * 1000, 2))
             )
@@ -112,7 +115,7 @@ class Orchestrator:
     def _interpret(self, turn: Turn) -> StateName:
         parsed: StructuredQuery | None = None
         if self.llm is not None:
-            parsed = self.llm.interpret(turn.text, turn.notes)
+            parsed = self.llm.interpret(turn.text)
             turn.engine = self.llm.engine_name
         rules = interpret(turn.text, self.resources.encoder.encode)
         # Rules fill what the LLM missed; the LLM's values win where both speak.
@@ -310,7 +313,18 @@ class Orchestrator:
         if self.llm is not None and models:
             models = self.llm.explain(turn.query, models, top)
             turn.trace.extend(self.llm.drain())
+            turn.llm_fallbacks.extend(self.llm.take_fallbacks())
         assumptions = list(dict.fromkeys(turn.notes))
+        engine = turn.engine
+        if turn.llm_fallbacks:
+            # Visible, not only in the trace: the answer says which steps the LLM did not do.
+            stages = list(dict.fromkeys(turn.llm_fallbacks))
+            assumptions.insert(
+                0,
+                f"The LLM ({turn.engine}) failed at {', '.join(stages)}; the offline engine did "
+                f"{'that step' if len(stages) == 1 else 'those steps'} instead (details in the trace)",
+            )
+            engine = f"{turn.engine}, offline fallback for {', '.join(stages)}"
         if turn.outcome and turn.outcome.relaxed and top:
             relaxed = sorted({c for cand in top for c in cand.relaxed})
             if relaxed:
@@ -329,7 +343,7 @@ class Orchestrator:
             assumptions=assumptions,
             overall_confidence=turn.confidence,
             clarification_rounds=turn.rounds,
-            engine=turn.engine,
+            engine=engine,
             similar_tasks=turn.similar,
             trace=turn.trace,
             database_version=self.resources.database_version,

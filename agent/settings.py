@@ -76,6 +76,9 @@ class LLMSettings(_Section):
     temperature: float = Field(default=0.0, ge=0, le=2, description="Sampling temperature.")
     timeout_s: float = Field(default=60.0, gt=0, description="Per-request timeout in seconds.")
     max_tokens: int = Field(default=1024, ge=16, description="Completion token limit.")
+    context_tokens: int = Field(
+        default=8192, ge=512, description="Context window for a local GGUF model (llamacpp provider)."
+    )
 
 
 class MemorySettings(_Section):

@@ -34,12 +34,22 @@ def test_adapter_maps_messages_and_usage() -> None:
     client = StandInLlama('{"application": "flood mapping", "modality": ["SAR"]}')
     chat = LlamaCppChat(client=client, max_tokens=64, temperature=0.0)
     steps = LLMSteps(chat, "llamacpp:test")
-    query = steps.interpret("flood maps from Sentinel-1", [])
+    query = steps.interpret("flood maps from Sentinel-1")
     assert query is not None and query.modality == ["SAR"]
     sent = client.calls[0]
     assert sent["messages"][0]["role"] == "user" and "flood maps" in sent["messages"][0]["content"]
     assert sent["max_tokens"] == 64
     assert steps.prompt_tokens == 42
+    assert "response_format" not in sent  # unconstrained unless asked
+
+
+def test_local_replies_are_decoded_under_the_steps_json_schema() -> None:
+    client = StandInLlama('{"application": "flood mapping", "modality": ["SAR"]}')
+    steps = LLMSteps(LlamaCppChat(client=client), "llamacpp:test", constrained=True)
+    assert steps.interpret("flood maps from Sentinel-1") is not None
+    response_format = client.calls[0]["response_format"]
+    assert response_format["type"] == "json_object"
+    assert set(response_format["schema"]["properties"]) >= {"application", "modality", "sensor"}
 
 
 def test_missing_gguf_file_is_a_clear_error(tmp_path: Path) -> None:

@@ -5,12 +5,13 @@ from __future__ import annotations
 import json
 
 import pytest
+from pydantic import TypeAdapter
 
 from agent.api import Session
 from agent.errors import ConfigurationError
 from agent.llm import make_chat_model
 from agent.llm_baselines import parse_ranked_names, run_unstructured_rag
-from agent.llm_steps import LLMSteps
+from agent.llm_steps import ExplanationItem, LLMQuery, LLMSteps, RankItem
 from agent.selection import Status
 from agent.settings import Settings
 from prompts import PROMPT_VARIABLES, PromptError, load_prompt, render, template_variables
@@ -78,6 +79,7 @@ def test_llm_path_uses_three_calls_and_drops_invented_names() -> None:
     selection = _session(chat).ask(QUERY)
     assert len(chat.prompts) == 3  # interpret, re-rank, explain
     assert selection.engine == "fake"
+    assert not any("failed at" in a for a in selection.assumptions)
     assert selection.query.data_regime == "few-shot"
     assert all(m.model_id in IDS for m in selection.models)
     assert all("SAR" in m.modalities for m in selection.models)  # hard constraints stay with the rules
@@ -92,6 +94,12 @@ def test_malformed_json_is_reasked_once_then_falls_back_visibly() -> None:
     assert "could not be used" in chat.prompts[1]
     fallbacks = [s.detail for s in selection.trace if s.step == "llm:fallback"]
     assert len(fallbacks) == 3
+    # Said in the answer too, not only in the trace.
+    assert selection.assumptions[0] == (
+        "The LLM (fake) failed at reading the task, re-ranking, explanations; "
+        "the offline engine did those steps instead (details in the trace)"
+    )
+    assert selection.engine == "fake, offline fallback for reading the task, re-ranking, explanations"
     assert selection.status in {Status.ok, Status.closest_match}
     assert selection.query.application == "flood mapping"  # offline rules answered
     assert all(m.model_id in IDS for m in selection.models)
@@ -126,6 +134,8 @@ def test_rerank_naming_only_unknown_models_keeps_offline_order() -> None:
 
     selection = _session(FunctionChat(reply)).ask(QUERY)
     assert [m.model_id for m in selection.models] == [m.model_id for m in offline.models]
+    assert selection.engine == "fake, offline fallback for re-ranking"
+    assert "failed at re-ranking; the offline engine did that step" in selection.assumptions[0]
 
 
 def test_interpreter_drops_terms_outside_the_vocabulary() -> None:
@@ -133,7 +143,7 @@ def test_interpreter_drops_terms_outside_the_vocabulary() -> None:
         {"application": "flood mapping", "modality": ["SAR", "telepathy"], "sensor": ["Hubble-9"]}
     )
     steps = LLMSteps(ScriptedChat([reply]), "fake")
-    query = steps.interpret(QUERY, [])
+    query = steps.interpret(QUERY)
     assert query is not None
     assert query.modality == ["SAR"] and query.sensor == []
     assert any("telepathy" in e.detail for e in steps.drain())
@@ -141,7 +151,7 @@ def test_interpreter_drops_terms_outside_the_vocabulary() -> None:
 
 def test_code_fenced_json_is_accepted() -> None:
     steps = LLMSteps(ScriptedChat(["```json\n" + GOOD_INTERPRET + "\n```"]), "fake")
-    query = steps.interpret(QUERY, [])
+    query = steps.interpret(QUERY)
     assert query is not None and query.sensor == ["Sentinel-1"]
 
 
@@ -206,3 +216,67 @@ def test_naive_agent_baseline_runs_tools_and_keeps_only_database_names() -> None
     )
     assert ids == ["croma", "dofa"]  # the invented name never reaches the user
     assert calls == 2
+
+
+def test_explanations_naming_no_model_fall_back_visibly() -> None:
+    def reply(prompt: str) -> str:
+        if "Convert the user's task description" in prompt:
+            return GOOD_INTERPRET
+        if "produce a ranked list" in prompt:
+            return _rerank_reply(prompt)
+        return "[]"
+
+    selection = _session(FunctionChat(reply)).ask(QUERY)
+    assert selection.engine == "fake, offline fallback for explanations"
+    assert not any(m.reasons[0].startswith("LLM says") for m in selection.models)
+
+
+def _arrays_without_items(schema: object) -> list[object]:
+    if isinstance(schema, dict):
+        found = [schema] if schema.get("type") == "array" and "items" not in schema else []
+        return found + [x for v in schema.values() for x in _arrays_without_items(v)]
+    if isinstance(schema, list):
+        return [x for v in schema for x in _arrays_without_items(v)]
+    return []
+
+
+@pytest.mark.parametrize("reply_type", [LLMQuery, list[RankItem], list[ExplanationItem]])
+def test_reply_schemas_can_constrain_local_decoding(reply_type: object) -> None:
+    # llama.cpp turns the schema into a grammar; an array without item types breaks the conversion.
+    schema = TypeAdapter(reply_type).json_schema()
+    assert _arrays_without_items(schema) == []
+    grammar = pytest.importorskip("llama_cpp.llama_grammar")
+    assert "root" in grammar.json_schema_to_gbnf(json.dumps(schema))
+
+
+def test_echoed_prompt_examples_and_invented_limits_are_ignored() -> None:
+    echo = json.dumps(
+        {
+            "application": "what the user wants to do, e.g. flood mapping, crop type mapping",
+            "modality": ["SAR"],
+            "sensor": ["sensor names, e.g. Sentinel-1, Sentinel-2, Landsat-8, EnMAP", "Sentinel-1"],
+            "spatial_resolution": "e.g. 10 m, or null",
+            "max_parameters_m": 1000,
+        }
+    )
+    steps = LLMSteps(ScriptedChat([echo]), "fake")
+    query = steps.interpret("Flood mapping with Sentinel-1 SAR on a CPU laptop")
+    assert query is not None
+    assert query.application is None and query.spatial_resolution is None
+    assert query.sensor == ["Sentinel-1"] and query.modality == ["SAR"]
+    assert query.compute.max_parameters_m is None  # no such number in the task (Sentinel-1 is none)
+    ignored = [e.detail for e in steps.drain() if e.detail.startswith("ignored")]
+    assert len(ignored) == 4
+    stated = LLMSteps(ScriptedChat([json.dumps({"max_parameters_m": 100})]), "fake")
+    limited = stated.interpret("Flood mapping, models under 100M parameters")
+    assert limited is not None and limited.compute.max_parameters_m == 100
+    billion = LLMSteps(ScriptedChat([json.dumps({"max_parameters_m": 1000})]), "fake")
+    large = billion.interpret("Flood mapping with Sentinel-1, anything below 1B parameters")
+    assert large is not None and large.compute.max_parameters_m == 1000
+
+
+def test_a_reading_that_only_echoes_the_prompt_falls_back() -> None:
+    echo = json.dumps({"application": "what the user wants to do, e.g. flood mapping, crop type mapping"})
+    steps = LLMSteps(ScriptedChat([echo]), "fake")
+    assert steps.interpret("Flood mapping with Sentinel-1") is None
+    assert steps.take_fallbacks() == ["reading the task"]

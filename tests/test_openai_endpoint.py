@@ -131,6 +131,7 @@ def test_unreachable_endpoint_falls_back_visibly() -> None:
     assert selection.status in {Status.ok, Status.closest_match}
     fallbacks = [s.detail for s in selection.trace if s.step == "llm:fallback"]
     assert len(fallbacks) == 3 and all("request failed" in f for f in fallbacks)
+    assert "failed at reading the task, re-ranking, explanations" in selection.assumptions[0]
     assert len(selection.models) == 3 and all("SAR" in m.modalities for m in selection.models)
 
 
