@@ -391,12 +391,19 @@ def _application_texts() -> tuple[list[str], list[str]]:
 _APPLICATION_VECTORS: dict[Encode, np.ndarray] = {}
 
 
-def _similar_application(text: str, encode: Encode, threshold: float) -> tuple[str, float] | None:
+def _similar_application(
+    text: str, encode: Encode, threshold: float, task_type: str | None = None
+) -> tuple[str, float] | None:
     names, texts = _application_texts()
     table = _APPLICATION_VECTORS.get(encode)
     if table is None:
         table = _APPLICATION_VECTORS[encode] = encode(texts)
     scores = table @ encode([text])[0]
+    if task_type is not None:
+        vocab = get_vocabulary("applications")
+        allowed = np.array([vocab.column(n, "task_type") == task_type for n in names])
+        if allowed.any():
+            scores = np.where(allowed, scores, -np.inf)
     best = int(np.argmax(scores))
     score = float(scores[best])
     return (names[best], score) if score >= threshold else None
@@ -467,7 +474,11 @@ def interpret(
         mended = [(written, read) for written, read in mended if written not in phrase]
     notes.extend(f"read '{written}' as '{read}'" for written, read in mended)
     if application is None and encode is not None:
-        similar = _similar_application(similar_text, encode, similarity_threshold)
+        # A task named in the text ('retrieval') limits the guess to applications of that task.
+        named = [t for t, _, _ in find_terms(task_text, "task_types")]
+        similar = _similar_application(
+            similar_text, encode, similarity_threshold, named[0] if named else None
+        )
         if similar:
             application = similar[0]
             notes.append(f"application read as '{similar[0]}' by text similarity ({similar[1]:.2f})")

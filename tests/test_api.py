@@ -10,6 +10,7 @@ from agent import Session, select_models
 from agent.cli import main
 from agent.errors import InputError
 from agent.interpreter import find_terms_fuzzy, interpret
+from agent.resources import get_resources
 from agent.selection import Status
 from agent.settings import Settings
 from rsfmd.loader import load_records
@@ -245,3 +246,10 @@ def test_a_task_read_as_its_closest_application_is_said_to_be() -> None:
     assert any("'wind turbine detection' has no application of its own" in n for n in turbines.notes)
     # A real synonym needs no note.
     assert interpret("photovoltaic detection in Spain").notes == []
+
+
+def test_a_task_named_in_the_text_limits_the_guessed_application() -> None:
+    encode = get_resources(_settings()).encoder.encode
+    retrieval = interpret("zero-shot retrieval of satellite images by text query", encode).query
+    assert retrieval.task_type == "retrieval"
+    assert retrieval.application in {None, "image-text retrieval"}  # never a classification task

@@ -328,3 +328,12 @@ def test_an_application_with_a_protocol_in_brackets_is_its_application() -> None
 
     assert bench_application(row("cross-view geo-localization (image retrieval)")) == "geolocalization"
     assert bench_application(row("SAR ship detection")) == "ship detection"
+
+
+def test_the_benchmark_application_takes_the_right_article() -> None:
+    model = record(
+        "cd", modalities=["RGB"], benchmarks=[bench("LEVIR-CD", "F1", 90.0, task="change detection")]
+    )
+    query = StructuredQuery(application="building damage assessment", task_type="change detection")
+    ranked = score_candidates([Candidate(record=model, similarity=0.5)], query, EvidenceIndex([model]), None)
+    assert ", an urban change detection benchmark (" in ranked[0].criteria["performance"].evidence[0]

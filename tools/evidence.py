@@ -114,7 +114,10 @@ class EvidenceItem:
         if self.standing is not None and self.n_models > 1:
             rank = 1 + round((1 - self.standing) * (self.n_models - 1))
             parts.append(f"#{rank} of {self.n_models} models reporting it")
-        about = f", a {self.application} benchmark" if name_application and self.application else ""
+        about = ""
+        if name_application and self.application:
+            article = "an" if self.application[0] in "aeiou" else "a"
+            about = f", {article} {self.application} benchmark"
         return f"{self.metric} {self.value:g} on {self.dataset}{about} ({'; '.join(parts)})"
 
 
