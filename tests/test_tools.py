@@ -337,3 +337,23 @@ def test_the_benchmark_application_takes_the_right_article() -> None:
     query = StructuredQuery(application="building damage assessment", task_type="change detection")
     ranked = score_candidates([Candidate(record=model, similarity=0.5)], query, EvidenceIndex([model]), None)
     assert ", an urban change detection benchmark (" in ranked[0].criteria["performance"].evidence[0]
+
+
+def test_one_result_with_two_sources_numbers_is_one_reason_line() -> None:
+    model = record(
+        "two",
+        modalities=["Multispectral"],
+        benchmarks=[
+            bench("DynamicEarthNet", "mIoU", 43.5, app="land cover mapping"),
+            {
+                **bench("DynamicEarthNet", "mIoU", 31.9, app="land cover mapping"),
+                "source_url": "https://example.org/b",
+            },
+            bench("PASTIS", "mIoU", 40.0, app="land cover mapping"),
+        ],
+    )
+    query = StructuredQuery(application="land cover mapping", task_type="segmentation")
+    ranked = score_candidates([Candidate(record=model, similarity=0.5)], query, EvidenceIndex([model]), None)
+    lines = ranked[0].criteria["performance"].evidence
+    assert [line.split(" (")[0] for line in lines] == ["mIoU 43.5 on DynamicEarthNet", "mIoU 40 on PASTIS"]
+    assert len(ranked[0].evidence_items) == 3  # both numbers stay in the evidence table

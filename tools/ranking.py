@@ -23,6 +23,7 @@ from tools.evidence import (
     EvidenceIndex,
     EvidenceItem,
     bench_application,
+    dataset_key,
     same_imagery,
     setting_class,
 )
@@ -211,7 +212,7 @@ def performance_fit(
     )
     if items:
         level = items[0].relevance
-        top = [i for i in items if i.relevance == level][:3]
+        top = _distinct([i for i in items if i.relevance == level])[:3]
         values = [i.standing if i.standing is not None else 0.55 for i in top]
         score = RELEVANCE_WEIGHT[level] * (0.25 + 0.75 * sum(values) / len(values))
         # Results on another application say what they are about ('on PASTIS, a crop type mapping
@@ -226,6 +227,19 @@ def performance_fit(
     if c.record.benchmarks:
         return Criterion(0.3, evidence=["results reported only on unrelated tasks"], known=True)
     return Criterion(0.2, evidence=["no reported results"], known=False)
+
+
+def _distinct(items: list[EvidenceItem]) -> list[EvidenceItem]:
+    """One item per dataset, metric, setting and variant, the first kept: a second source's other
+    number for the same result stays in the evidence table, with its source, not in the reasons."""
+    seen: set[tuple[str, str, str, str | None]] = set()
+    out = []
+    for item in items:
+        key = (dataset_key(item.dataset), item.metric, item.setting, item.variant)
+        if key not in seen:
+            seen.add(key)
+            out.append(item)
+    return out
 
 
 def efficiency_fit(c: Candidate, query: StructuredQuery) -> Criterion:
