@@ -339,6 +339,16 @@ def _performance_floor(text: str) -> MinPerformance | None:
     return MinPerformance(metric=metrics, value=values) if metrics else None
 
 
+# GPU memory ("a 24GB GPU", "16 GB of VRAM"): weights take 2 bytes a parameter in 16-bit, with a
+# fifth kept for activations (400M parameters a GB); fine-tuning with Adam takes about 16 bytes a
+# parameter (62.5M a GB). Vision-language tasks and zero-shot use are read as inference.
+_GPU_MEMORY = re.compile(r"(\d+(?:\.\d+)?)\s*gb\b(?:\s+of)?\s*(?:vram|gpu|graphics|video memory)")
+_GPU_MEMORY_AFTER = re.compile(r"(?:gpu|vram)\s+(?:with\s+)?(\d+(?:\.\d+)?)\s*gb\b")
+_INFERENCE_TASKS = frozenset(
+    {"captioning", "vqa", "visual grounding", "retrieval", "zero-shot classification"}
+)
+
+
 def _parameter_limit(text: str) -> float | None:
     match = _PARAMS.search(text) or _PARAMS_UNIT_FIRST.search(text)
     if not match:
@@ -500,6 +510,15 @@ def interpret(
         task_type = "zero-shot classification"
     device = _first(_DEVICES, lowered)
     limit = _parameter_limit(lowered)
+    if limit is None and (memory := _GPU_MEMORY.search(lowered) or _GPU_MEMORY_AFTER.search(lowered)):
+        gigabytes = float(memory.group(1))
+        inference = regime == "zero-shot" or task_type in _INFERENCE_TASKS
+        limit = gigabytes * (400.0 if inference else 62.5)
+        device = device or "single-gpu"
+        use = "running it in 16-bit" if inference else "fine-tuning it (about 16 bytes a parameter)"
+        notes.append(
+            f"{gigabytes:g} GB of GPU memory read as room for about {limit:,.0f}M parameters when {use}"
+        )
     priorities = [label for label, pattern in _PRIORITIES if re.search(pattern, lowered)]
     if device in {"edge", "cpu"} and "efficiency" not in priorities:
         priorities.append("efficiency")

@@ -253,3 +253,19 @@ def test_a_task_named_in_the_text_limits_the_guessed_application() -> None:
     retrieval = interpret("zero-shot retrieval of satellite images by text query", encode).query
     assert retrieval.task_type == "retrieval"
     assert retrieval.application in {None, "image-text retrieval"}  # never a classification task
+
+
+@pytest.mark.parametrize(
+    ("text", "limit"),
+    [
+        ("visual question answering on remote sensing images, must fit a single 24GB GPU", 9600.0),
+        ("crop type mapping with Sentinel-2, I have a 16 GB GPU", 1000.0),  # fine-tuning
+        ("flood mapping on a GPU with 8 GB, zero-shot", 3200.0),
+        ("under 100M params on a 24GB GPU", 100.0),  # a stated limit wins
+    ],
+)
+def test_gpu_memory_sets_a_size_budget_and_says_how(text: str, limit: float) -> None:
+    result = interpret(text)
+    assert result.query.compute.max_parameters_m == limit
+    assert result.query.compute.device_class == "single-gpu"
+    assert any("GB of GPU memory read as" in n for n in result.notes) == (limit != 100.0)
