@@ -18,7 +18,7 @@ from agent.errors import InputError
 from agent.interpreter import interpret
 from agent.query import StructuredQuery
 from agent.resources import Resources
-from agent.selection import Selection, SimilarTask, Status, TraceStep
+from agent.selection import RankedModel, Selection, SimilarTask, Status, TraceStep
 from agent.settings import Settings
 from agent.systems import ClarificationQuestion
 from rsfmd.schema import ModelRecord
@@ -64,6 +64,7 @@ class Turn:
     memory_deltas: dict[str, float] = field(default_factory=dict)
     engine: str = "offline"
     llm_fallbacks: list[str] = field(default_factory=list)  # LLM steps the offline engine did this run
+    named_models: list[str] = field(default_factory=list)  # model ids the task asks about by name
 
 
 class Orchestrator:
@@ -127,10 +128,24 @@ class Orchestrator:
                 f"The task seems to be written in {rules.language}; without an LLM remsa reads English "
                 "only: describe the task in English, or configure an LLM (see the README)"
             )
+        self._read_model_names(turn)
         self._apply_memory(turn)
         filled = ", ".join(turn.query.filled_fields()) or "nothing"
         self._note(turn, f"parsed fields: {filled}")
         return "check"
+
+    def _read_model_names(self, turn: Turn) -> None:
+        """Models the task names: the ones ruled out become exclusions, the others are shown."""
+        mentions = self.resources.model_names().find(turn.text)
+        turn.named_models = mentions.named
+        if mentions.excluded:
+            excluded = list(dict.fromkeys([*turn.query.exclusions.models, *mentions.excluded]))
+            exclusions = turn.query.exclusions.model_copy(update={"models": excluded})
+            turn.query = turn.query.model_copy(update={"exclusions": exclusions})
+            names = ", ".join(self.resources.by_id[m].model_name for m in mentions.excluded)
+            note = f"Left out as asked: {names}"
+            if note not in turn.notes:
+                turn.notes.append(note)
 
     def _check(self, turn: Turn) -> StateName:
         scope = SCOPE_NOTES.get(turn.query.application or "")
@@ -164,6 +179,12 @@ class Orchestrator:
             query_text(turn.query, turn.text), cfg.top_k, cfg.similarity_threshold
         )
         turn.candidates = [Candidate(record=h.record, similarity=h.similarity) for h in hits]
+        retrieved = {c.record.model_id for c in turn.candidates}
+        turn.candidates += [  # a model the user named is judged whatever its text similarity
+            Candidate(record=self.resources.by_id[m], similarity=0.0)
+            for m in turn.named_models
+            if m not in retrieved
+        ]
         self._note(turn, f"{len(hits)} candidates above similarity {cfg.similarity_threshold}")
         return "filter"
 
@@ -307,6 +328,29 @@ class Orchestrator:
         ]
         self._note(turn, f"{len(past)} similar past task(s) from memory")
 
+    def _named_beyond_top(self, turn: Turn, top: list[Candidate], notes: list[str]) -> list[RankedModel]:
+        """Models the task names that missed the top k: shown after it with their rank, or the
+        reason they were set aside."""
+        shown = {c.record.model_id for c in top}
+        extra: list[RankedModel] = []
+        positions = {c.record.model_id: i for i, c in enumerate(turn.ranked)}
+        for model_id in sorted(turn.named_models, key=lambda m: positions.get(m, len(positions))):
+            if model_id in shown:
+                continue
+            name = self.resources.by_id[model_id].model_name
+            position = positions.get(model_id)
+            if position is not None:
+                ranked = explain([turn.ranked[position]], turn.query)[0]
+                extra.append(ranked.model_copy(update={"rank": position + 1}))
+                notes.append(
+                    f"You named {name}: ranked {position + 1} of {len(turn.ranked)} for this task, "
+                    f"shown after the top {len(top)}"
+                )
+            elif turn.outcome is not None and model_id in turn.outcome.rejected:
+                why = "; ".join(turn.outcome.rejected[model_id])
+                notes.append(f"You named {name}: set aside because {why}")
+        return extra
+
     def _selection(self, turn: Turn) -> Selection:
         top = turn.ranked[: turn.k] if turn.status != Status.needs_clarification else []
         models = explain(top, turn.query)
@@ -315,6 +359,8 @@ class Orchestrator:
             turn.trace.extend(self.llm.drain())
             turn.llm_fallbacks.extend(self.llm.take_fallbacks())
         assumptions = list(dict.fromkeys(turn.notes))
+        if turn.status != Status.needs_clarification:
+            models += self._named_beyond_top(turn, top, assumptions)
         engine = turn.engine
         if turn.llm_fallbacks:
             # Visible, not only in the trace: the answer says which steps the LLM did not do.

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from agent.mentions import ModelNames
 from agent.settings import Settings
 from rsfmd.loader import attachment_files, content_hash, data_files, load_records
 from rsfmd.schema import ModelRecord
@@ -28,7 +29,15 @@ class Resources:
     predictor: Any = None
     predictor_error: str | None = None
     _predictor_loaded: bool = False
+    _names: ModelNames | None = None
     _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def model_names(self) -> ModelNames:
+        """The finder of RS-FMD model names in task text (built on first use)."""
+        with self._lock:
+            if self._names is None:
+                self._names = ModelNames(self.records)
+            return self._names
 
     def capabilities(self, settings: Settings) -> Any:
         """The capabilities-encoding predictor, fitted or loaded on first use (None if unavailable)."""

@@ -1,0 +1,97 @@
+"""Models named in a task description: "compare DOFA and CROMA", "anything but TerraMind".
+
+Names and aliases come from RS-FMD. A name that is also an ordinary English word ("Clay", "RANGE",
+"Falcon") or has three letters or fewer ("MTP") counts only when written as the record writes it;
+other names count in any case. Names that are vocabulary terms (a sensor, a dataset) never count.
+A name after "not", "no", "except", "without", "excluding", "other than", "besides" or "but" is an
+exclusion.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from wordfreq import zipf_frequency
+
+from rsfmd.datasets import get_dataset_table
+from rsfmd.schema import ModelRecord
+from rsfmd.vocab import get_vocabulary, list_vocabularies
+
+_COMMON_WORD_ZIPF = 3.0
+_NEGATION = re.compile(
+    r"(?:\bnot|\bno|\bexcept|\bwithout|\bexcluding|\bexclude|\bother than|\bbesides|\bbut|\bavoid)"
+    r"(?:\s+(?:using|use|with|the|a|an|any|for|even|including))*\s*$",
+    re.IGNORECASE,
+)
+_LIST_GAP = re.compile(r"^(?:\s*(?:,|and|or|nor|/)\s*)+$", re.IGNORECASE)
+
+
+@dataclass
+class Mentions:
+    """Model ids named in the text, in order of first mention: asked about, and ruled out."""
+
+    named: list[str] = field(default_factory=list)
+    excluded: list[str] = field(default_factory=list)
+
+
+class ModelNames:
+    """Finds RS-FMD model names in free text."""
+
+    def __init__(self, records: Sequence[ModelRecord]) -> None:
+        reserved = _vocabulary_keys()
+        patterns: list[tuple[re.Pattern[str], str, int]] = []
+        for record in records:
+            for name in {record.model_name, *record.aliases}:
+                name = name.strip()
+                if len(name) < 3 or name.lower() in reserved:
+                    continue
+                exact = len(name) <= 3 or (
+                    " " not in name and zipf_frequency(name.lower(), "en") >= _COMMON_WORD_ZIPF
+                )
+                body = r"[\s\-_]*".join(re.escape(part) for part in re.split(r"[\s\-_]+", name))
+                flags = 0 if exact else re.IGNORECASE
+                pattern = re.compile(rf"(?<![\w^]){body}(?![\w^²])", flags)
+                patterns.append((pattern, record.model_id, len(name)))
+        patterns.sort(key=lambda item: -item[2])  # longest first: 'DOFA-CLIP' before 'DOFA'
+        self._patterns = patterns
+
+    def find(self, text: str) -> Mentions:
+        """Model ids named in ``text``; a name read as part of a longer one is not counted twice."""
+        spans: list[tuple[int, int, str]] = []
+        for pattern, model_id, _ in self._patterns:
+            for match in pattern.finditer(text):
+                start, end = match.span()
+                if start == 0 and pattern.flags & re.IGNORECASE == 0 and len(match.group(0)) > 3:
+                    continue  # a capitalised common word opening the text is the word, not the model
+                if not any(start < e and s < end for s, e, _ in spans):
+                    spans.append((start, end, model_id))
+        spans.sort()
+        mentions = Mentions()
+        negated_run = False
+        previous_end = 0
+        for start, end, model_id in spans:
+            before = text[:start]
+            if _NEGATION.search(before):
+                negated_run = True
+            elif not (negated_run and _LIST_GAP.match(text[previous_end:start])):
+                negated_run = False  # "not DOFA or CROMA": the whole list is ruled out
+            target = mentions.excluded if negated_run else mentions.named
+            if model_id not in mentions.named and model_id not in mentions.excluded:
+                target.append(model_id)
+            previous_end = end
+        return mentions
+
+
+def _vocabulary_keys() -> set[str]:
+    """Every sensor, modality, task, application, region, metric and dataset name, lower-case."""
+    keys: set[str] = set()
+    tables = [get_vocabulary(name) for name in list_vocabularies()] + [get_dataset_table()]
+    for table in tables:
+        for canonical in table.names:
+            keys.add(canonical.lower())
+            keys.update(
+                s.strip().lower() for s in table.column(canonical, "synonyms").split("|") if s.strip()
+            )
+    return keys

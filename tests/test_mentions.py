@@ -1,0 +1,72 @@
+"""Models named in a task: asked about, or ruled out."""
+
+from __future__ import annotations
+
+import pytest
+
+from agent.api import select_models
+from agent.mentions import ModelNames
+from agent.settings import Settings
+from benchmark_queries.generate import load_queries
+from rsfmd.loader import load_records
+
+
+@pytest.fixture(scope="module")
+def names() -> ModelNames:
+    return ModelNames(load_records())
+
+
+def _settings() -> Settings:
+    return Settings(memory={"enabled": False})  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("text", "named", "excluded"),
+    [
+        ("compare DOFA and CROMA for flood mapping", ["dofa", "croma"], []),
+        ("is SatMAE better than Scale-MAE?", ["satmae", "scale-mae"], []),
+        ("DOFA-CLIP for zero-shot", ["dofa-clip"], []),  # the longer name, not DOFA
+        ("flood mapping with Sentinel-1 but not TerraMind", [], ["terramind"]),
+        ("anything except DOFA or CROMA for crop mapping", [], ["dofa", "croma"]),
+        ("not DOFA; how does CROMA do?", ["croma"], ["dofa"]),
+        ("I like Clay and Prithvi-EO-2.0 for crops", ["clay", "prithvi-eo-2.0"], []),
+        ("Clay soil mapping with Sentinel-2", [], []),  # the common word opening the text
+        ("mapping the range of a species", [], []),  # 'RANGE' only as the record writes it
+        ("clay soils and the range of crops", [], []),
+    ],
+)
+def test_model_names_in_text(names: ModelNames, text: str, named: list[str], excluded: list[str]) -> None:
+    found = names.find(text)
+    assert (found.named, found.excluded) == (named, excluded)
+
+
+def test_no_benchmark_query_names_a_model(names: ModelNames) -> None:
+    assert [q.id for q in load_queries() if names.find(q.text).named or names.find(q.text).excluded] == []
+
+
+def test_named_models_are_shown_after_the_top_with_their_rank() -> None:
+    selection = select_models(
+        "compare DOFA and CROMA for flood mapping with Sentinel-1", k=3, clarify=False, settings=_settings()
+    )
+    ids = [m.model_id for m in selection.models]
+    assert {"dofa", "croma"} <= set(ids)
+    assert [m.rank for m in selection.models[:3]] == [1, 2, 3]
+    extras = selection.models[3:]
+    assert [m.rank for m in extras] == sorted(m.rank for m in extras)
+    for model in extras:
+        assert f"You named {model.name}: ranked {model.rank} of " in " ".join(selection.assumptions)
+
+
+def test_ruled_out_and_unsuitable_named_models() -> None:
+    ruled_out = select_models(
+        "flood mapping with Sentinel-1 but not TerraMind or Copernicus-FM",
+        clarify=False,
+        settings=_settings(),
+    )
+    assert not {"terramind", "copernicus-fm"} & {m.model_id for m in ruled_out.models}
+    assert "Left out as asked: TerraMind, Copernicus-FM" in ruled_out.assumptions
+    optical = select_models(
+        "is SpectralGPT good for flood mapping with Sentinel-1 SAR?", clarify=False, settings=_settings()
+    )
+    assert "spectralgpt" not in {m.model_id for m in optical.models}
+    assert any(a.startswith("You named SpectralGPT: set aside because") for a in optical.assumptions)
