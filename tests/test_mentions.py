@@ -9,6 +9,7 @@ from agent.mentions import ModelNames
 from agent.settings import Settings
 from benchmark_queries.generate import load_queries
 from rsfmd.loader import load_records
+from ui.cards import chat_summary
 
 
 @pytest.fixture(scope="module")
@@ -55,6 +56,9 @@ def test_named_models_are_shown_after_the_top_with_their_rank() -> None:
     assert [m.rank for m in extras] == sorted(m.rank for m in extras)
     for model in extras:
         assert f"You named {model.name}: ranked {model.rank} of " in " ".join(selection.assumptions)
+    summary = chat_summary(selection)
+    assert summary.startswith("Top 3 for your task:")
+    assert summary.index("The models you named:") < summary.index(f"**{extras[0].name}**")
 
 
 def test_ruled_out_and_unsuitable_named_models() -> None:

@@ -173,15 +173,17 @@ def chat_summary(selection: Selection) -> str:
         return "\n".join(lines)
     if not selection.models:
         return _STATUS_NOTES[Status.no_match]
+    top = next((i for i, m in enumerate(selection.models) if m.rank != i + 1), len(selection.models))
     head = (
         "Closest matches (not every constraint could be met):"
         if selection.status == Status.closest_match
-        else f"Top {len(selection.models)} for your task:"
+        else f"Top {top} for your task:"
     )
     lines = [head]
-    lines.extend(
-        f"{m.rank}. **{m.name}**: {m.score:.0f}/100, confidence {m.confidence:.2f}" for m in selection.models
-    )
+    for i, m in enumerate(selection.models):
+        if i == top:
+            lines.append("\nThe models you named:")
+        lines.append(f"{m.rank}. **{m.name}**: {m.score:.0f}/100, confidence {m.confidence:.2f}")
     lines.append("\nDetails, evidence and links are on the cards.")
     return "\n".join(lines)
 
