@@ -401,6 +401,21 @@ def _application_texts() -> tuple[list[str], list[str]]:
 _APPLICATION_VECTORS: dict[Encode, np.ndarray] = {}
 
 
+# Words that say nothing of the application: a text made only of these and of sensor, modality
+# or region names ("SAR", "Sentinel-2 imagery") gets no application guessed by similarity.
+_GENERIC = (
+    "a an and any best data for from good i image images imagery in is me model models my need of on "
+    "please remote satellite sensing some suggest the to use want what which with"
+)
+_GENERIC_WORDS = frozenset(_GENERIC.split())
+
+
+def _says_more_than_its_data(text: str) -> bool:
+    spans = [(s, e) for name in ("sensors", "modalities", "regions") for _, s, e in find_terms(text, name)]
+    kept = "".join(" " if any(s <= i < e for s, e in spans) else ch for i, ch in enumerate(text))
+    return any(w not in _GENERIC_WORDS for w in re.findall(r"[a-z]{3,}", kept))
+
+
 def _similar_application(
     text: str, encode: Encode, threshold: float, task_type: str | None = None
 ) -> tuple[str, float] | None:
@@ -483,7 +498,7 @@ def interpret(
         notes.append(f"read '{phrase}' as '{application}'")
         mended = [(written, read) for written, read in mended if written not in phrase]
     notes.extend(f"read '{written}' as '{read}'" for written, read in mended)
-    if application is None and encode is not None:
+    if application is None and encode is not None and _says_more_than_its_data(task_text):
         # A task named in the text ('retrieval') limits the guess to applications of that task.
         named = [t for t, _, _ in find_terms(task_text, "task_types")]
         similar = _similar_application(

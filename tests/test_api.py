@@ -269,3 +269,11 @@ def test_gpu_memory_sets_a_size_budget_and_says_how(text: str, limit: float) -> 
     assert result.query.compute.max_parameters_m == limit
     assert result.query.compute.device_class == "single-gpu"
     assert any("GB of GPU memory read as" in n for n in result.notes) == (limit != 100.0)
+
+
+@pytest.mark.parametrize("text", ["SAR", "Sentinel-2 imagery", "I need a model for my satellite images"])
+def test_no_application_is_guessed_from_data_words_alone(text: str) -> None:
+    encode = get_resources(_settings()).encoder.encode
+    assert interpret(text, encode).query.application is None
+    selection = select_models(text, settings=_settings())
+    assert any(q.field == "application" for q in selection.questions)  # asked instead
