@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from functools import cache
 
 import numpy as np
+from wordfreq import zipf_frequency
 
 from agent.query import ComputeBudget, Exclusions, MinPerformance, StructuredQuery
 from agent.wording import query_language, read_slips
@@ -129,6 +130,9 @@ def _fuzzy_phrases(vocabulary: str) -> list[tuple[str, str, int]]:
     return out
 
 
+_COMMON_ENGLISH_ZIPF = 2.0  # 'deformation' 3.2; slips such as 'sentinal' 1.2, 'mappin' 1.6, 'flod' 0
+
+
 def find_terms_fuzzy(text: str, vocabulary: str, cutoff: float = 0.9) -> list[tuple[str, str]]:
     """Vocabulary terms written with a slip ('flod mapping', 'sentinal-1'): (canonical, text as written).
 
@@ -156,11 +160,15 @@ def find_terms_fuzzy(text: str, vocabulary: str, cutoff: float = 0.9) -> list[tu
 
 
 def _same_shape(window: str, phrase: str) -> bool:
-    """Same numbers (Sentinel-1 is not Sentinel-2) and each word starting with the same two letters."""
+    """Same numbers (Sentinel-1 is not Sentinel-2), each word starting with the same two letters,
+    and at least one differing word that English does not commonly use: 'deformation monitoring'
+    is a task of its own, not a slip for 'deforestation monitoring'."""
     if re.findall(r"\d+", window) != re.findall(r"\d+", phrase):
         return False
-    pairs = zip(window.split(), phrase.split(), strict=False)
-    return all(a[:2] == b[:2] for a, b in pairs)
+    pairs = list(zip(window.split(), phrase.split(), strict=False))
+    if not all(a[:2] == b[:2] for a, b in pairs):
+        return False
+    return any(a != b and zipf_frequency(a, "en") < _COMMON_ENGLISH_ZIPF for a, b in pairs)
 
 
 @cache
@@ -456,7 +464,7 @@ def interpret(
         for m, s, e in find_terms(lowered, "modalities")
         if not any(a <= s and e <= b and m not in typical_modalities(app) for app, a, b in apps)
     ]
-    if re.search(r"\bsar\b|\bradar\b", lowered):
+    if re.search(r"\bsar\b|\bradar\b|\binsar\b", lowered):
         modalities.append("SAR")
     if (
         re.search(r"\boptical\b", lowered)

@@ -219,6 +219,9 @@ def test_near_misses_between_real_terms_are_not_slips() -> None:
     # Numbers must match (WorldView-3 is not WorldView-2) and words must start alike (panel/plane).
     assert find_terms_fuzzy("imagery from worldview-4", "sensors") == []
     assert find_terms_fuzzy("solar panel detection", "applications") == []
+    # Real English words are no slips: deformation monitoring is not deforestation monitoring.
+    insar = interpret("InSAR deformation monitoring").query
+    assert insar.application is None and insar.modality == ["SAR"]
     assert interpret("I need a model").query.application is None
 
 
