@@ -20,7 +20,6 @@ from wordfreq import zipf_frequency
 from agent.query import ComputeBudget, Exclusions, MinPerformance, StructuredQuery
 from agent.wording import query_language, read_slips
 from rsfmd.vocab import (
-    Vocabulary,
     get_vocabulary,
     metric_info,
     sensor_modality,
@@ -85,14 +84,6 @@ class Interpretation:
     language: str | None = None  # set when the text reads as another language than English
 
 
-def _terms(vocab: Vocabulary, canonical: str) -> str:
-    """Every term read as ``canonical``, '|'-separated: its synonyms, then (applications) the
-    terms it stands in for as the closest entry."""
-    closest = vocab.column(canonical, "closest_for")
-    synonyms = vocab.column(canonical, "synonyms")
-    return f"{synonyms}|{closest}" if closest else synonyms
-
-
 def _phrase_pattern(phrase: str) -> str:
     parts = [re.escape(p) for p in re.split(r"[\s\-_./]+", phrase.lower()) if p]
     return r"(?<![a-z0-9])" + _SEP.join(parts) + r"(?![a-z0-9])"
@@ -103,8 +94,7 @@ def _matcher(vocabulary: str) -> list[tuple[re.Pattern[str], str, int]]:
     vocab = get_vocabulary(vocabulary)
     out: list[tuple[re.Pattern[str], str, int]] = []
     for canonical in vocab.names:
-        synonyms = [canonical, *_terms(vocab, canonical).split("|")]
-        for synonym in {s.strip().lower() for s in synonyms if s.strip()}:
+        for synonym in {s.lower() for s in vocab.terms(canonical)}:
             if synonym in _UNSAFE_IN_TEXT or len(synonym) < 2:
                 continue
             out.append((re.compile(_phrase_pattern(synonym)), canonical, len(synonym)))
@@ -121,7 +111,7 @@ def _fuzzy_phrases(vocabulary: str) -> list[tuple[str, str, int]]:
     vocab = get_vocabulary(vocabulary)
     out: list[tuple[str, str, int]] = []
     for canonical in vocab.names:
-        for synonym in {canonical, *_terms(vocab, canonical).split("|")}:
+        for synonym in set(vocab.terms(canonical)):
             words = _WORD.findall(synonym.lower())
             key = " ".join(words)
             if synonym.strip().lower() in _UNSAFE_IN_TEXT or len(key.replace(" ", "")) < 8:
@@ -401,7 +391,7 @@ def _exclusions(text: str) -> Exclusions:
 def _application_texts() -> tuple[list[str], list[str]]:
     vocab = get_vocabulary("applications")
     names = vocab.names
-    texts = [f"{n}: {_terms(vocab, n).replace('|', ', ')}" for n in names]
+    texts = [f"{n}: {', '.join(vocab.terms(n)[1:])}" for n in names]
     return names, texts
 
 

@@ -90,8 +90,5 @@ def _vocabulary_keys() -> set[str]:
     tables = [get_vocabulary(name) for name in list_vocabularies()] + [get_dataset_table()]
     for table in tables:
         for canonical in table.names:
-            keys.add(canonical.lower())
-            keys.update(
-                s.strip().lower() for s in table.column(canonical, "synonyms").split("|") if s.strip()
-            )
+            keys.update(term.lower() for term in table.terms(canonical))
     return keys

@@ -84,8 +84,7 @@ def _vocabulary_words() -> tuple[frozenset[str], dict[str, tuple[str, ...]]]:
     tables.append(("datasets", get_dataset_table()))
     for name, vocab in tables:
         for canonical in vocab.names:
-            terms = f"{vocab.column(canonical, 'synonyms')}|{vocab.column(canonical, 'closest_for')}"
-            for phrase in (canonical, *terms.split("|")):
+            for phrase in vocab.terms(canonical):
                 words = _ASCII_WORD.findall(phrase.lower())
                 known.update(words)
                 if name in _SLIP_VOCABULARIES:

@@ -95,6 +95,16 @@ class Vocabulary:
         """An extra column's value for a canonical name ('' when blank)."""
         return self.rows[canonical].get(column, "") or ""
 
+    def terms(self, canonical: str) -> list[str]:
+        """Every term read as ``canonical``: itself, its synonyms, then the terms in ``closest_for``."""
+        return _row_terms(canonical, self.rows[canonical])
+
+
+def _row_terms(canonical: str, row: dict[str, str]) -> list[str]:
+    # ``closest_for`` (applications): terms with no entry of their own, read as this one.
+    terms = f"{row.get('synonyms') or ''}|{row.get('closest_for') or ''}"
+    return [canonical, *(t.strip() for t in terms.split("|") if t.strip())]
+
 
 def _read_table(name: str) -> Vocabulary:
     text = resources.files("rsfmd").joinpath("vocab").joinpath(f"{name}.csv").read_text(encoding="utf-8")
@@ -107,10 +117,7 @@ def _read_table(name: str) -> Vocabulary:
         if canonical in rows:
             raise ValueError(f"rsfmd/vocab/{name}.csv line {line_no}: duplicate name {canonical!r}")
         rows[canonical] = {k: (v or "").strip() for k, v in row.items() if k}
-        # ``closest_for`` (applications): terms with no entry of their own, read as this one.
-        terms = f"{row.get('synonyms') or ''}|{row.get('closest_for') or ''}"
-        keys = [canonical, *(s for s in terms.split("|") if s.strip())]
-        for synonym in keys:
+        for synonym in _row_terms(canonical, row):
             key = term_key(synonym)
             previous = lookup.get(key)
             if previous is not None and previous != canonical:
