@@ -176,9 +176,7 @@ def _remember(
         structured_query=selection.query.model_dump(mode="json"),
         questions=[q.model_dump() for q in asked],
         answers=dict(answers),
-        recommended=[
-            m.model_id for i, m in enumerate(selection.models) if m.rank == i + 1
-        ],  # not named extras
+        recommended=[m.model_id for m in selection.models[: selection.top_count()]],  # not named extras
         feedback={},
         database_version=selection.database_version,
     )

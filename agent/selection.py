@@ -93,6 +93,10 @@ class Selection(BaseModel):
     interaction_id: str | None = None
     elapsed_ms: float = Field(default=0.0, ge=0, description="Wall time of this request.")
 
+    def top_count(self) -> int:
+        """How many models lead with ranks 1, 2, 3...: the top k, before any model the task named."""
+        return next((i for i, m in enumerate(self.models) if m.rank != i + 1), len(self.models))
+
     def to_markdown(self) -> str:
         """A readable rendering of the answer."""
         from tools.explanation import selection_markdown

@@ -173,7 +173,7 @@ def chat_summary(selection: Selection) -> str:
         return "\n".join(lines)
     if not selection.models:
         return _STATUS_NOTES[Status.no_match]
-    top = next((i for i, m in enumerate(selection.models) if m.rank != i + 1), len(selection.models))
+    top = selection.top_count()
     head = (
         "Closest matches (not every constraint could be met):"
         if selection.status == Status.closest_match
