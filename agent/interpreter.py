@@ -496,12 +496,11 @@ def interpret(
         notes.append(f"read '{phrase}' as '{application}'")
         mended = [(written, read) for written, read in mended if written not in phrase]
     notes.extend(f"read '{written}' as '{read}'" for written, read in mended)
+    task_terms = find_terms(task_text, "task_types")
     if application is None and encode is not None and _says_more_than_its_data(task_text):
         # A task named in the text ('retrieval') limits the guess to applications of that task.
-        named = [t for t, _, _ in find_terms(task_text, "task_types")]
-        similar = _similar_application(
-            similar_text, encode, similarity_threshold, named[0] if named else None
-        )
+        named = task_terms[0][0] if task_terms else None
+        similar = _similar_application(similar_text, encode, similarity_threshold, named)
         if similar:
             application = similar[0]
             notes.append(f"application read as '{similar[0]}' by text similarity ({similar[1]:.2f})")
@@ -509,7 +508,7 @@ def interpret(
     app_vocab = get_vocabulary("applications")
     if application:
         task_type = app_vocab.column(application, "task_type")
-    explicit_tasks = [t for t, s, e in find_terms(task_text, "task_types") if e - s > 12 or not application]
+    explicit_tasks = [t for t, s, e in task_terms if e - s > 12 or not application]
     if explicit_tasks and explicit_tasks[0] != task_type:
         task_type = explicit_tasks[0]
     if application is None and task_type is None and re.search(r"pixel[\s-]level|per[\s-]pixel", lowered):
