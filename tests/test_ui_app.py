@@ -156,6 +156,12 @@ def test_compare_shows_shared_benchmarks_only(records: list[ModelRecord]) -> Non
     assert "remsa-best" in html
 
 
+def _chat_tab(settings: Settings | None = None) -> ChatTab:
+    """The chat tab, built inside a Blocks context as Gradio requires."""
+    with gr.Blocks():
+        return ChatTab(settings or _settings())
+
+
 def _final(events: Iterator[dict[Any, Any]]) -> dict[Any, Any]:
     merged: dict[Any, Any] = {}
     for update in events:
@@ -166,8 +172,7 @@ def _final(events: Iterator[dict[Any, Any]]) -> dict[Any, Any]:
 @pytest.mark.slow
 def test_chat_clarifies_then_answers_with_its_own_session() -> None:
     settings = _settings()
-    with gr.Blocks():
-        tab = ChatTab(settings)
+    tab = _chat_tab(settings)
     conv = Conversation()
     out = _final(tab.respond("I need a model", [], conv, 3, False))
     assert conv.selection is not None and len(conv.pending) == 2, "a vague query should ask two questions"
@@ -201,8 +206,7 @@ def test_chat_clarifies_then_answers_with_its_own_session() -> None:
 
 @pytest.mark.slow
 def test_send_answers_and_typed_text_go_with_clicked_answers() -> None:
-    with gr.Blocks():
-        tab = ChatTab(_settings())
+    tab = _chat_tab()
     conv = Conversation()
     out = _final(tab.respond("I need a model", [], conv, 3, False))
     nothing = _final(tab.send_clicked(out[tab.chatbot], conv))
@@ -227,8 +231,7 @@ def test_send_answers_and_typed_text_go_with_clicked_answers() -> None:
 
 @pytest.mark.slow
 def test_answer_exports_json_and_markdown() -> None:
-    with gr.Blocks():
-        tab = ChatTab(_settings())
+    tab = _chat_tab()
     conv = Conversation()
     out = _final(tab.respond("Flood mapping with Sentinel-1 SAR, few labels, CPU laptop", [], conv, 3, False))
     assert conv.selection is not None and conv.selection.models
@@ -249,8 +252,7 @@ def test_feedback_is_stored_in_task_memory_when_memory_is_on() -> None:
     from agent.memory import close_stores, open_store
 
     base = Settings(memory={"enabled": True, "backend": "in-memory"})
-    with gr.Blocks():
-        tab = ChatTab(base)
+    tab = _chat_tab(base)
     conv = Conversation()
     try:
         _final(tab.respond("Flood mapping with Sentinel-1 SAR, few labels, CPU laptop", [], conv, 2, True))
@@ -277,8 +279,7 @@ def test_select_api_returns_selection_json_for_its_query() -> None:
 
 @pytest.mark.slow
 def test_refused_text_keeps_the_box_the_picks_and_the_conversation() -> None:
-    with gr.Blocks():
-        tab = ChatTab(_settings())
+    tab = _chat_tab()
     conv = Conversation()
     out = _final(tab.respond("I need a model", [], conv, 3, False))
     first = conv.pending[0]
@@ -292,8 +293,7 @@ def test_refused_text_keeps_the_box_the_picks_and_the_conversation() -> None:
 
 
 def test_chat_question_round_says_what_was_read_on_the_way() -> None:
-    with gr.Blocks():
-        tab = ChatTab(_settings())
+    tab = _chat_tab()
     conv = Conversation()
     out = _final(tab.respond("Cartographie des inondations avec Sentinel-1", [], conv, 3, False))
     message = out[tab.chatbot][-1]["content"]
