@@ -119,7 +119,7 @@ class LLMSteps:
     def _complete(self, step: str, prompt: str, schema: dict[str, Any] | None = None) -> str:
         start = time.perf_counter()
         options: dict[str, Any] = {}
-        if self.constrained and schema is not None:
+        if schema is not None:
             options["response_format"] = {"type": "json_object", "schema": schema}
         try:
             reply = self.model.invoke(prompt, **options)
@@ -142,7 +142,7 @@ class LLMSteps:
         return text
 
     def _structured(self, step: str, prompt: str, adapter: TypeAdapter[T]) -> T:
-        schema = adapter.json_schema()
+        schema = adapter.json_schema() if self.constrained else None  # only constrained decoding reads it
         text = self._complete(step, prompt, schema)
         try:
             return parse_json(text, adapter)
