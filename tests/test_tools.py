@@ -7,7 +7,7 @@ from typing import Any
 from agent.query import ComputeBudget, Exclusions, MinPerformance, StructuredQuery
 from rsfmd.schema import Benchmark, ModelRecord
 from tests.records import make_record
-from tools.evidence import EvidenceIndex, bench_application
+from tools.evidence import EvidenceIndex, bench_application, other_imagery
 from tools.explanation import explain
 from tools.filtering import filter_candidates, violations
 from tools.ranking import (
@@ -357,3 +357,45 @@ def test_one_result_with_two_sources_numbers_is_one_reason_line() -> None:
     lines = ranked[0].criteria["performance"].evidence
     assert [line.split(" (")[0] for line in lines] == ["mIoU 43.5 on DynamicEarthNet", "mIoU 40 on PASTIS"]
     assert len(ranked[0].evidence_items) == 3  # both numbers stay in the evidence table
+
+
+def test_last_of_a_close_column_keeps_part_of_its_standing() -> None:
+    ship = "ship detection"
+    best, close, far = (
+        record(m, modalities=["SAR"], benchmarks=[bench("SSDD", "mAP", v, "detection", ship)])
+        for m, v in (("best", 73.0), ("close", 69.35), ("far", 40.0))
+    )
+    index = EvidenceIndex([best, close, far])
+    query = StructuredQuery(application=ship, task_type="detection", modality=["SAR"])
+    (item,) = index.relevant(close, query)
+    # Beats one of two others (0.5); 5% behind the best keeps closeness 0.75, half of which is 0.375.
+    assert item.standing == 0.5 and item.rank == 2
+    only_close = EvidenceIndex([best, close])
+    (item,) = only_close.relevant(close, query)
+    assert item.rank == 2 and abs(item.standing - 0.375) < 1e-9
+    assert "#2 of 2 models reporting it" in item.describe()
+    (item,) = index.relevant(far, query)
+    assert item.standing == 0.0 and item.rank == 3
+    assert "#3 of 3 models reporting it" in item.describe()
+
+
+def test_prediction_on_other_imagery_weighs_as_related_evidence() -> None:
+    sar = record("sar-model", modalities=["SAR"], task_types=["detection"])
+    query = StructuredQuery(application="ship detection", task_type="detection", modality=["SAR"])
+    scores = {}
+    for other in (False, True):
+
+        def predict(r: ModelRecord, q: StructuredQuery, other: bool = other) -> Prediction | None:
+            return Prediction(score=0.8, uncertainty=0.0, summary="predicted", other_imagery=other)
+
+        (ranked,) = score_candidates([Candidate(sar)], query, EvidenceIndex([sar]), predict)
+        scores[other] = ranked.criteria["performance"].score
+    assert abs(scores[False] - 0.85 * 0.8) < 1e-9
+    assert abs(scores[True] - 0.6 * 0.8) < 1e-9
+
+
+def test_other_imagery_needs_every_dataset_known_and_different() -> None:
+    assert other_imagery(["DIOR", "DOTA"], ["SAR"])
+    assert not other_imagery(["DIOR", "DOTA"], ["RGB"])
+    assert not other_imagery(["DIOR", "a dataset nobody catalogued"], ["SAR"])
+    assert not other_imagery(["DIOR"], [])

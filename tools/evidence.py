@@ -1,7 +1,9 @@
 """Reported results as ranking evidence: how a model stands on datasets like the user's task.
 
-Every benchmark value becomes a cell of a (dataset, metric, setting) column; a model's standing
-in a column is the fraction of other models that reported a worse value there.
+Every benchmark value becomes a cell of a (dataset, metric, setting) column. A model's standing in
+a column is the fraction of other models that reported a worse value there, but never less than
+half its closeness to the column's best value: in a small column of specialists, the last of three
+models a few points behind the best has not shown itself weak.
 """
 
 from __future__ import annotations
@@ -36,6 +38,8 @@ RELATED_TASKS: dict[str, frozenset[str]] = {
     "retrieval": frozenset({"zero-shot classification"}),
 }
 RELEVANCE_WEIGHT = {"application": 1.0, "task": 0.85, "related": 0.6}
+CLOSE_GAP = 0.2
+"""Relative distance to a column's best value at which closeness reaches 0 (20% behind the best)."""
 
 
 def setting_class(bench: Benchmark) -> str:
@@ -87,6 +91,15 @@ def _application(application: str | None, dataset: str, task_type: str) -> str |
 
 
 @dataclass(frozen=True)
+class Standing:
+    """A value's place in its column: blended standing in [0, 1], column size, and rank."""
+
+    standing: float | None
+    n_models: int
+    rank: int | None
+
+
+@dataclass(frozen=True)
 class EvidenceItem:
     """One reported result relevant to the user's task."""
 
@@ -101,6 +114,7 @@ class EvidenceItem:
     sampling_percentage: float | None
     variant: str | None = None  # named only when the model reports results for several variants
     application: str | None = None  # the benchmark's own application, when known
+    rank: int | None = None  # 1 for the column's best value, when the column has other models
 
     def describe(self, *, name_application: bool = False) -> str:
         """e.g. 'mIoU 88.9 on Sen1Floods11 (ViT-L; fine-tune; #2 of 9 models reporting it)'.
@@ -111,9 +125,8 @@ class EvidenceItem:
         parts = [self.variant, self.setting] if self.variant else [self.setting]
         if self.sampling_percentage is not None and self.sampling_percentage < 100:
             parts.append(f"{self.sampling_percentage:g}% labels")
-        if self.standing is not None and self.n_models > 1:
-            rank = 1 + round((1 - self.standing) * (self.n_models - 1))
-            parts.append(f"#{rank} of {self.n_models} models reporting it")
+        if self.rank is not None and self.n_models > 1:
+            parts.append(f"#{self.rank} of {self.n_models} models reporting it")
         about = ""
         if name_application and self.application:
             article = "an" if self.application[0] in "aeiou" else "a"
@@ -137,16 +150,21 @@ class EvidenceIndex:
                         column[record.model_id] = value
         self._columns = dict(columns)
 
-    def standing(self, model_id: str, dataset: str, metric: str, setting: str) -> tuple[float | None, int]:
-        """Fraction of other models this one beats in the column, and the column's size."""
+    def standing(self, model_id: str, dataset: str, metric: str, setting: str) -> Standing:
+        """Where the model's value sits in its column: standing (module docstring), size and rank."""
         column = self._columns.get((dataset_key(dataset), metric, setting), {})
         if model_id not in column or len(column) < 2:
-            return None, len(column)
+            return Standing(None, len(column), None)
         mine = column[model_id]
         higher = metric_info(metric).higher_is_better
         others = [v for m, v in column.items() if m != model_id]
         beaten = sum(1.0 if (mine > v if higher else mine < v) else 0.5 if mine == v else 0.0 for v in others)
-        return beaten / len(others), len(column)
+        better = sum(1 for v in others if (v > mine if higher else v < mine))
+        best = max(column.values()) if higher else min(column.values())
+        scale = max(abs(best), abs(mine))
+        gap = abs(best - mine) / scale if scale > 0 else 0.0
+        closeness = max(0.0, 1.0 - gap / CLOSE_GAP)
+        return Standing(max(beaten / len(others), 0.5 * closeness), len(column), 1 + better)
 
     def relevant(self, record: ModelRecord, query: StructuredQuery) -> list[EvidenceItem]:
         """The record's results on the user's application, task type or related tasks, best first."""
@@ -166,7 +184,7 @@ class EvidenceIndex:
                 if (same_data, metric, value, setting) in seen:
                     continue
                 seen.add((same_data, metric, value, setting))
-                standing, n_models = self.standing(record.model_id, bench.dataset, metric, setting)
+                place = self.standing(record.model_id, bench.dataset, metric, setting)
                 items.append(
                     EvidenceItem(
                         dataset=bench.dataset,
@@ -174,12 +192,13 @@ class EvidenceIndex:
                         value=value,
                         setting=setting,
                         relevance=relevance,
-                        standing=standing,
-                        n_models=n_models,
+                        standing=place.standing,
+                        n_models=place.n_models,
                         source_url=bench.source_url,
                         sampling_percentage=bench.sampling_percentage,
                         variant=bench.variant if several_variants else None,
                         application=bench_application(bench),
+                        rank=place.rank,
                     )
                 )
         items.sort(
@@ -214,7 +233,20 @@ def _task_relevance(bench: Benchmark, query: StructuredQuery) -> str | None:
 
 def same_imagery(bench: Benchmark, modalities: Collection[str]) -> bool:
     """False only when the dataset's imagery is known and shares no modality with the query's."""
-    info = find_dataset(bench.dataset)
+    return _dataset_shares_imagery(bench.dataset, modalities)
+
+
+def other_imagery(datasets: Collection[str], modalities: Collection[str]) -> bool:
+    """True when the user named imagery and every one of ``datasets`` is known to be of another kind."""
+    return (
+        bool(modalities)
+        and bool(datasets)
+        and not any(_dataset_shares_imagery(d, modalities) for d in datasets)
+    )
+
+
+def _dataset_shares_imagery(dataset: str, modalities: Collection[str]) -> bool:
+    info = find_dataset(dataset)
     if info is None or not info.modalities:
         return True
     return bool(set(info.modalities) & set(modalities))

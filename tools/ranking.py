@@ -52,6 +52,8 @@ class Prediction:
     score: float
     uncertainty: float
     summary: str
+    other_imagery: bool = False
+    """The datasets it places the model on share none of the user's imagery (optical for SAR)."""
 
 
 @dataclass
@@ -207,8 +209,14 @@ def performance_fit(
     if predict is not None and not any(i.relevance == "application" for i in items):
         prediction = predict(c.record, query)
         c.predicted = prediction
+    # A prediction is task-level evidence; on other imagery it is only related evidence, as a
+    # reported result on other imagery would be.
     predicted_score = (
-        0.85 * prediction.score * (1.0 - 0.5 * min(prediction.uncertainty, 1.0)) if prediction else None
+        RELEVANCE_WEIGHT["related" if prediction.other_imagery else "task"]
+        * prediction.score
+        * (1.0 - 0.5 * min(prediction.uncertainty, 1.0))
+        if prediction
+        else None
     )
     if items:
         level = items[0].relevance
