@@ -303,6 +303,15 @@ _OPEN_WEIGHTS = re.compile(
     r"pretrained (?:weights|checkpoints?) (?:available|released|i can download)"
 )
 
+# Embeddings someone already computed and published, to download instead of running a model.
+_PRECOMPUTED_EMBEDDINGS = re.compile(
+    r"\b(?:pre[\s-]?computed|pre[\s-]?calculated|pre[\s-]?generated|ready[\s-]?made|"
+    r"off[\s-]the[\s-]shelf|published|downloadable|existing)\s+(?:[a-z0-9-]+\s+){0,3}?embeddings?\b|"
+    r"\bembedding\s+(?:products?|datasets?|maps?|layers?|fields?)\b|"
+    r"\bembeddings?\s+(?:that\s+|which\s+)?(?:i|we)\s+(?:can|could)\s+download\b|"
+    r"\bdownload\s+(?:the\s+)?embeddings?\b"
+)
+
 
 def _first(patterns: tuple[tuple[str, str], ...], text: str) -> str | None:
     for label, pattern in patterns:
@@ -565,5 +574,6 @@ def interpret(
         multi_temporal=multi_temporal,
         commercial_use=bool(_COMMERCIAL.search(lowered)) and not _NOT_COMMERCIAL.search(lowered),
         open_weights=bool(_OPEN_WEIGHTS.search(lowered)),
+        precomputed_embeddings=bool(_PRECOMPUTED_EMBEDDINGS.search(lowered)),
     )
     return Interpretation(query=query, notes=notes, language=language)

@@ -48,6 +48,7 @@ class LLMQuery(BaseModel):
     excluded_modalities: list[str] = Field(default_factory=list)
     commercial_use: bool | None = None
     open_weights: bool | None = None
+    precomputed_embeddings: bool | None = None
 
 
 class RankItem(BaseModel):
@@ -240,6 +241,7 @@ class LLMSteps:
             "exclusions": {"modalities": known("modalities", raw.excluded_modalities)},
             "commercial_use": bool(raw.commercial_use),
             "open_weights": bool(raw.open_weights),
+            "precomputed_embeddings": bool(raw.precomputed_embeddings),
         }
         if raw.task_type and (task := get_vocabulary("task_types").get(raw.task_type)):
             data["task_type"] = task

@@ -192,7 +192,7 @@ class Orchestrator:
     def _filter(self, turn: Turn) -> StateName:
         records = [c.record for c in turn.candidates]
         outcome = filter_candidates(records, turn.query, minimum=turn.k)
-        if len(outcome.survivors) < turn.k:
+        if len(outcome.survivors) - len(outcome.relaxed) < turn.k:
             # Retrieval is a recall aid, not a gate: look at the whole database before relaxing.
             outcome = filter_candidates(self.resources.records, turn.query, minimum=turn.k)
         turn.outcome = outcome
@@ -378,7 +378,8 @@ class Orchestrator:
             relaxed = sorted({c for cand in top for c in cand.relaxed})
             if relaxed:
                 assumptions.append(
-                    f"No model met every constraint; closest matches shown with {', '.join(relaxed)} relaxed"
+                    f"No model met every constraint; closest matches shown with "
+                    f"{', '.join(r.replace('_', ' ') for r in relaxed)} relaxed"
                 )
         for c in top:
             if c.memory_note is None and turn.memory_deltas.get(c.record.model_id):

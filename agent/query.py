@@ -93,6 +93,10 @@ class StructuredQuery(BaseModel):
     multi_temporal: bool = Field(default=False, description="The user's data is a time series.")
     commercial_use: bool = Field(default=False, description="The licence must allow commercial use.")
     open_weights: bool = Field(default=False, description="Pretrained weights must be downloadable.")
+    precomputed_embeddings: bool = Field(
+        default=False,
+        description="The user wants embeddings already computed (an embedding product), not a model to run.",
+    )
     assumed_modality: list[str] = Field(
         default_factory=list,
         description="Typical inputs for the application: a soft preference when no modality is stated.",
@@ -157,6 +161,8 @@ class StructuredQuery(BaseModel):
             parts.append("commercial use")
         if self.open_weights:
             parts.append("open weights")
+        if self.precomputed_embeddings:
+            parts.append("precomputed embeddings")
         return parts
 
     def filled_fields(self) -> list[str]:

@@ -10,8 +10,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import cache
+from typing import TYPE_CHECKING
 
-from rsfmd.vocab import UnknownTermError, Vocabulary, _read_table
+from rsfmd.vocab import UnknownTermError, Vocabulary, _read_table, get_vocabulary
+
+if TYPE_CHECKING:
+    from rsfmd.schema import Benchmark
 
 
 @dataclass(frozen=True)
@@ -89,3 +93,29 @@ def find_dataset(value: str) -> DatasetInfo | None:
 def list_datasets() -> list[str]:
     """Canonical dataset names in table order."""
     return get_dataset_table().names
+
+
+# Outputs other than a dataset's usual one: its usual application does not carry over to them.
+_OTHER_OUTPUT_TASKS = frozenset(
+    {"generation", "super-resolution", "captioning", "vqa", "visual grounding", "retrieval"}
+)
+
+
+def bench_application(bench: Benchmark) -> str | None:
+    """The benchmark's application, canonical when the vocabularies know it."""
+    return _application(bench.application, bench.dataset, bench.task_type)
+
+
+@cache
+def _application(application: str | None, dataset: str, task_type: str) -> str | None:
+    if application:
+        # A trailing qualifier names a protocol ("cross-view geo-localization (image retrieval)").
+        vocab = get_vocabulary("applications")
+        if found := vocab.get(application) or vocab.get(strip_qualifier(application)):
+            return found
+    info = find_dataset(dataset)
+    # A different kind of output on the same images (images generated from a classification
+    # dataset's labels, questions about a change-detection pair) says nothing of its usual application.
+    if info is None or (task_type in _OTHER_OUTPUT_TASKS and task_type != info.task_type):
+        return None
+    return info.application

@@ -192,6 +192,20 @@ CASES = [
         max_params=150,
     ),
     Case(
+        "I need precomputed embeddings for Sentinel-2 that I can download, no GPU at all",
+        "B1",
+        {"Multispectral"},
+        {"alphaearth-foundations", "major-tom-embeddings", "clay-embeddings", "copernicus-embed"},
+        category=Category.embedding_product,
+    ),
+    Case(
+        "Crop type mapping in Kenya from a published embedding dataset, CPU only",
+        "Composite",
+        set(),
+        {"alphaearth-foundations", "esd", "clay-embeddings", "copernicus-embed"},
+        category=Category.embedding_product,
+    ),
+    Case(
         "For flood mapping using Sentinel-1 imagery, I need to ensure all flooded areas are captured, even if some false alarms occur; completeness is critical.",
         "D3",
         {"SAR"},
@@ -256,3 +270,17 @@ def test_zero_shot_favours_models_usable_without_training(answers: dict[str, Sel
     selection = answers[CASES[3].text]
     assert selection.query.data_regime == "zero-shot"
     assert RECORDS[selection.models[0].model_id].category == Category.vision_language
+
+
+@pytest.mark.slow
+def test_sar_ship_detection_leads_with_a_model_shown_on_sar_ship_detection() -> None:
+    # Models never tried on SAR detection (predicted only from optical benchmarks) come after one
+    # with reported SAR ship detection results, even when it is not first on that benchmark.
+    selection = select_models(
+        "Which model is best for ship detection in SAR images from Sentinel-1?",
+        k=5,
+        clarify=False,
+        settings=_settings(),
+    )
+    first = RECORDS[selection.models[0].model_id]
+    assert any(b.application == "ship detection" for b in first.benchmarks), first.model_name

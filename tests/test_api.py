@@ -280,3 +280,21 @@ def test_no_application_is_guessed_from_data_words_alone(text: str) -> None:
     assert interpret(text, encode).query.application is None
     selection = select_models(text, settings=_settings())
     assert any(q.field == "application" for q in selection.questions)  # asked instead
+
+
+@pytest.mark.parametrize(
+    ("text", "wanted"),
+    [
+        ("I need precomputed embeddings for Sentinel-2 that I can download", True),
+        ("pre-computed Sentinel-2 embeddings for Europe", True),
+        ("crop type mapping from a published embedding dataset", True),
+        ("are there ready-made satellite embeddings I can use?", True),
+        ("embeddings I can download for land cover", True),
+        ("I will compute embeddings from my own Sentinel-2 tiles with a frozen encoder", False),
+        ("a model whose embeddings work well for kNN retrieval", False),
+    ],
+)
+def test_requests_for_precomputed_embeddings_are_read(text: str, wanted: bool) -> None:
+    query = interpret(text).query
+    assert query.precomputed_embeddings is wanted
+    assert ("precomputed embeddings" in query.summary()) is wanted

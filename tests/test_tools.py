@@ -5,9 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from agent.query import ComputeBudget, Exclusions, MinPerformance, StructuredQuery
+from rsfmd.datasets import bench_application
 from rsfmd.schema import Benchmark, ModelRecord
 from tests.records import make_record
-from tools.evidence import EvidenceIndex, bench_application, other_imagery
+from tools.evidence import EvidenceIndex, other_imagery
 from tools.explanation import explain
 from tools.filtering import filter_candidates, violations
 from tools.ranking import (
@@ -399,3 +400,31 @@ def test_other_imagery_needs_every_dataset_known_and_different() -> None:
     assert not other_imagery(["DIOR", "DOTA"], ["RGB"])
     assert not other_imagery(["DIOR", "a dataset nobody catalogued"], ["SAR"])
     assert not other_imagery(["DIOR"], [])
+
+
+def test_precomputed_embeddings_need_an_embedding_product_whatever_its_encoder_size() -> None:
+    product = record(
+        "product", category="embedding-product", modalities=["Multispectral"], num_parameters=480
+    )
+    model = record("model", modalities=["Multispectral"], num_parameters=22)
+    wanted = StructuredQuery(precomputed_embeddings=True, compute=ComputeBudget(device_class="cpu"))
+    assert violations(product, wanted) == {}
+    assert set(violations(model, wanted)) == {"precomputed_embeddings"}
+    # Reading embeddings costs no compute: the product's encoder size is not held against it.
+    cpu = StructuredQuery(compute=ComputeBudget(device_class="cpu"))
+    assert violations(product, cpu) == {}
+    (ranked,) = score_candidates([Candidate(product)], cpu, EvidenceIndex([product]))
+    assert ranked.criteria["efficiency"].score == 1.0
+
+
+def test_a_result_on_the_application_shows_the_model_produces_its_output() -> None:
+    shown = record(
+        "shown",
+        modalities=["SAR", "Multispectral"],
+        task_types=["classification"],
+        benchmarks=[bench("SEN12MS-CR", "PSNR", 28.0, "regression", "cloud removal")],
+    )
+    unshown = record("unshown", modalities=["SAR", "Multispectral"], task_types=["classification"])
+    query = StructuredQuery(application="cloud removal", task_type="generation", modality=["SAR"])
+    assert "task" not in violations(shown, query)
+    assert violations(unshown, query)["task"] == "does not do generation"

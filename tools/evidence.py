@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from functools import cache
 
 from agent.query import StructuredQuery
-from rsfmd.datasets import find_dataset, get_dataset_table, strip_qualifier
+from rsfmd.datasets import bench_application, find_dataset, get_dataset_table
 from rsfmd.schema import Benchmark, ModelRecord
-from rsfmd.vocab import get_vocabulary, metric_info, term_key
+from rsfmd.vocab import metric_info, term_key
 from tools.filtering import requested_modalities
 
 RELATED_TASKS: dict[str, frozenset[str]] = {
@@ -62,32 +62,6 @@ def setting_class(bench: Benchmark) -> str:
 def dataset_key(name: str) -> str:
     """Canonical dataset name when the dataset table knows it, else a normalised key."""
     return get_dataset_table().get(name) or term_key(name)
-
-
-# Outputs other than a dataset's usual one: its usual application does not carry over to them.
-_OTHER_OUTPUT_TASKS = frozenset(
-    {"generation", "super-resolution", "captioning", "vqa", "visual grounding", "retrieval"}
-)
-
-
-def bench_application(bench: Benchmark) -> str | None:
-    """The benchmark's application, canonical when the vocabularies know it."""
-    return _application(bench.application, bench.dataset, bench.task_type)
-
-
-@cache
-def _application(application: str | None, dataset: str, task_type: str) -> str | None:
-    if application:
-        # A trailing qualifier names a protocol ("cross-view geo-localization (image retrieval)").
-        vocab = get_vocabulary("applications")
-        if found := vocab.get(application) or vocab.get(strip_qualifier(application)):
-            return found
-    info = find_dataset(dataset)
-    # A different kind of output on the same images (images generated from a classification
-    # dataset's labels, questions about a change-detection pair) says nothing of its usual application.
-    if info is None or (task_type in _OTHER_OUTPUT_TASKS and task_type != info.task_type):
-        return None
-    return info.application
 
 
 @dataclass(frozen=True)

@@ -9,8 +9,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from agent.query import StructuredQuery
+from rsfmd.datasets import bench_application
 from rsfmd.licenses import allows_commercial_use
-from rsfmd.schema import Alignment, ModelRecord
+from rsfmd.schema import Alignment, Category, ModelRecord
 from rsfmd.vocab import get_vocabulary
 
 # Which record modalities can serve a requested modality (beyond an exact match).
@@ -36,6 +37,7 @@ SENSOR_FAMILIES: tuple[frozenset[str], ...] = (
 # Relaxed in this order when nothing (or too little) survives; modality is never relaxed.
 RELAXATION_ORDER: tuple[str, ...] = (
     "min_performance",
+    "precomputed_embeddings",
     "sensor",
     "exclusions",
     "weights",
@@ -96,7 +98,8 @@ def sensor_violation(record: ModelRecord, query: StructuredQuery) -> str | None:
 def compute_violation(record: ModelRecord, query: StructuredQuery) -> str | None:
     """The smallest released variant exceeds the user's parameter budget."""
     limit = query.compute.parameter_limit()
-    if limit is None:
+    if limit is None or record.category == Category.embedding_product:
+        # Precomputed embeddings are read, not computed: the encoder's size costs the user nothing.
         return None
     explicit = query.compute.max_parameters_m is not None
     size = record.smallest_parameters
@@ -147,6 +150,9 @@ def task_violation(record: ModelRecord, query: StructuredQuery) -> str | None:
     """The user needs an output (captions, answers, boxes from text, images) the model does not produce."""
     task = query.task_type
     if task in OUTPUT_TASKS and task not in record.all_task_types:
+        # A reported result on the user's application shows the model produces its output.
+        if query.application and any(bench_application(b) == query.application for b in record.benchmarks):
+            return None
         return f"does not do {task}"
     return None
 
@@ -165,6 +171,13 @@ def weights_violation(record: ModelRecord, query: StructuredQuery) -> str | None
     return None
 
 
+def embeddings_violation(record: ModelRecord, query: StructuredQuery) -> str | None:
+    """The user wants precomputed embeddings and the record is a model to run."""
+    if query.precomputed_embeddings and record.category != Category.embedding_product:
+        return "a model to run, not precomputed embeddings"
+    return None
+
+
 RULES: dict[str, Callable[[ModelRecord, StructuredQuery], str | None]] = {
     "modality": modality_violation,
     "task": task_violation,
@@ -174,6 +187,7 @@ RULES: dict[str, Callable[[ModelRecord, StructuredQuery], str | None]] = {
     "exclusions": exclusion_violation,
     "weights": weights_violation,
     "license": license_violation,
+    "precomputed_embeddings": embeddings_violation,
 }
 
 

@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from agent.query import StructuredQuery
+from rsfmd.datasets import bench_application
 from rsfmd.licenses import allows_commercial_use
 from rsfmd.schema import Alignment, Category, ModelRecord
 from tools.evidence import (
@@ -22,7 +23,6 @@ from tools.evidence import (
     RELEVANCE_WEIGHT,
     EvidenceIndex,
     EvidenceItem,
-    bench_application,
     dataset_key,
     same_imagery,
     setting_class,
@@ -254,6 +254,8 @@ def efficiency_fit(c: Candidate, query: StructuredQuery) -> Criterion:
     """Size of the smallest variant against the user's budget (log scale)."""
     size = c.record.smallest_parameters
     limit = query.compute.parameter_limit()
+    if c.record.category == Category.embedding_product:
+        return Criterion(1.0, evidence=["precomputed embeddings: no model to run"])
     if size is None:
         # Under a tight budget an undocumented size is a real risk (it is often an LLM-sized model).
         return Criterion(0.25 if limit is not None else 0.35, evidence=["size not documented"], known=False)
