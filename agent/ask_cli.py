@@ -69,7 +69,7 @@ def render_text(selection: Selection) -> str:
     """Terminal rendering of a Selection."""
     lines: list[str] = []
     if selection.status == Status.needs_clarification:
-        understood = selection.query.summary()
+        understood = selection.understood()
         if understood:
             lines.append(f"Understood: {'; '.join(understood)}")
         lines.extend(f"Noted: {note}" for note in selection.assumptions)

@@ -398,6 +398,11 @@ class Orchestrator:
             trace=turn.trace,
             database_version=self.resources.database_version,
             interaction_id=uuid.uuid4().hex,
+            model_names={
+                m: self.resources.by_id[m].model_name
+                for m in turn.query.exclusions.models
+                if m in self.resources.by_id
+            },
         )
 
 

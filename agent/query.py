@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
@@ -127,8 +128,11 @@ class StructuredQuery(BaseModel):
         """Mandatory fields still empty."""
         return [f for f in MANDATORY_FIELDS if not getattr(self, f)]
 
-    def summary(self) -> list[str]:
-        """What was understood, as short phrases (e.g. 'flood mapping', 'SAR', 'CPU, about 120M')."""
+    def summary(self, names: Mapping[str, str] | None = None) -> list[str]:
+        """What was understood, as short phrases (e.g. 'flood mapping', 'SAR', 'CPU, about 120M').
+
+        ``names`` gives the display name of an excluded model id ('not TerraMind', not 'not terramind').
+        """
         parts: list[str] = []
         if self.application:
             parts.append(self.application)
@@ -154,7 +158,8 @@ class StructuredQuery(BaseModel):
         parts.extend(f"priority: {p}" for p in self.priorities)
         if self.region:
             parts.append("region: " + ", ".join(self.region))
-        excluded = [*self.exclusions.modalities, *self.exclusions.sensors, *self.exclusions.models]
+        models = [(names or {}).get(m, m) for m in self.exclusions.models]
+        excluded = [*self.exclusions.modalities, *self.exclusions.sensors, *models]
         if excluded:
             parts.append("not " + ", ".join(excluded))
         if self.commercial_use:

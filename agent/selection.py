@@ -92,6 +92,13 @@ class Selection(BaseModel):
     database_version: str = ""
     interaction_id: str | None = None
     elapsed_ms: float = Field(default=0.0, ge=0, description="Wall time of this request.")
+    model_names: dict[str, str] = Field(
+        default_factory=dict, description="Display names of the model ids the query holds (exclusions)."
+    )
+
+    def understood(self) -> list[str]:
+        """What was understood, as short phrases, with models by name."""
+        return self.query.summary(self.model_names)
 
     def top_count(self) -> int:
         """How many models lead with ranks 1, 2, 3...: the top k, before any model the task named."""

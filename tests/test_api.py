@@ -186,6 +186,15 @@ def test_answer_says_what_was_understood() -> None:
     assert "**Understood:** flood mapping · SAR · Sentinel-1" in selection.to_markdown()
 
 
+def test_excluded_models_are_understood_by_name() -> None:
+    selection = select_models(
+        "not TerraMind or DOFA, burned area mapping with Sentinel-2", clarify=False, settings=_settings()
+    )
+    assert selection.query.exclusions.models == ["terramind", "dofa"]
+    assert "not TerraMind, DOFA" in selection.understood()
+    assert "not TerraMind, DOFA" in selection.to_markdown()
+
+
 def test_no_optical_excludes_optical_imagery_rather_than_asking_for_it() -> None:
     query = interpret("flood mapping with Sentinel-1 SAR, no optical").query
     assert query.modality == ["SAR"]

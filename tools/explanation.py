@@ -118,7 +118,7 @@ def explain(ranked: list[Candidate], query: StructuredQuery) -> list[RankedModel
 def selection_markdown(selection: Selection) -> str:
     """Markdown: models with reasons, trade-offs, links; then questions and assumptions."""
     lines = [f"**Task:** {selection.query_text}"]
-    understood = selection.query.summary()
+    understood = selection.understood()
     if understood:
         lines.append(f"**Understood:** {' · '.join(understood)}")
     lines.append("")

@@ -136,7 +136,7 @@ def model_card_html(model: RankedModel) -> str:
 def selection_html(selection: Selection) -> str:
     """The whole answer: a status note, the cards and the assumptions made."""
     parts: list[str] = []
-    understood = selection.query.summary()
+    understood = selection.understood()
     if understood:
         chips = "".join(f'<span class="remsa-chip">{escape(u)}</span>' for u in understood)
         parts.append(f'<p class="remsa-understood"><span class="remsa-muted">Understood:</span> {chips}</p>')
