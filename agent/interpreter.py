@@ -287,6 +287,17 @@ _GSD = re.compile(
     r"\s*(?:gsd|resolution|pixels?|spatial))"
 )
 _GSD_BEFORE = re.compile(r"(?:resolution|gsd)\s*(?:of|is|:|=)?\s*(\d+(?:\.\d+)?)\s*(cm|m|meters?|metres?)\b")
+# '50 cm Pleiades imagery', '10 m Sentinel-2 data': a length right before the imagery it describes.
+_GSD_IMAGERY = re.compile(
+    r"\b(\d+(?:\.\d+)?)\s*(cm|m|meters?|metres?)\s+"
+    r"(?:(?!(?:in|of|for|on|at|from|with|and|or|to)\b)[\w-]+\s+){0,2}?"
+    r"(?:imagery|images?|data|orthophotos?|ortho-?imagery|photos?|tiles|scenes|mosaics?)\b"
+)
+# 'canopy height at 10 m' (not 'at 3 m depth' or 'at 100 m altitude').
+_GSD_AT = re.compile(
+    r"\bat\s+(\d+(?:\.\d+)?)\s*(cm|m|meters?|metres?)\b"
+    r"(?!\s*(?:depth|deep|height|high|tall|elevation|altitude|above|below|under|wide|long|distance))"
+)
 
 
 _NOT_COMMERCIAL = re.compile(r"non[\s-]?commercial|not (?:for )?commercial|no commercial|research[\s-]only")
@@ -367,7 +378,7 @@ def _parameter_limit(text: str) -> float | None:
 
 
 def _resolution(text: str) -> tuple[str | None, float | None]:
-    match = _GSD.search(text) or _GSD_BEFORE.search(text)
+    match = _GSD.search(text) or _GSD_BEFORE.search(text) or _GSD_IMAGERY.search(text) or _GSD_AT.search(text)
     if match:
         value = float(match.group(1)) * (0.01 if match.group(2) == "cm" else 1.0)
         return f"{value:g} m", value
@@ -520,6 +531,9 @@ def interpret(
     explicit_tasks = [t for t, s, e in task_terms if e - s > 12 or not application]
     if explicit_tasks and explicit_tasks[0] != task_type:
         task_type = explicit_tasks[0]
+    if task_type in {"detection", "classification"} and re.search(r"\bsegment(?:s|ing|ed)?\b", task_text):
+        # 'segment solar farms': the user wants masks, whatever the application's usual output.
+        task_type = "segmentation"
     if application is None and task_type is None and re.search(r"pixel[\s-]level|per[\s-]pixel", lowered):
         task_type = "segmentation"
     if re.search(r"multi[\s-]?label", lowered) and task_type == "classification":

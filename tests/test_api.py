@@ -307,3 +307,31 @@ def test_requests_for_precomputed_embeddings_are_read(text: str, wanted: bool) -
     query = interpret(text).query
     assert query.precomputed_embeddings is wanted
     assert ("precomputed embeddings" in query.summary()) is wanted
+
+
+@pytest.mark.parametrize(
+    ("text", "resolution"),
+    [
+        ("map informal settlements from 50 cm Pleiades imagery", "0.5 m"),
+        ("canopy height from Sentinel-1 and Sentinel-2 at 10 m", "10 m"),
+        ("30 m Landsat 8 imagery of wetlands", "30 m"),
+        ("buildings taller than 20 m in city images", None),
+        ("bathymetry at 3 m depth", None),
+        ("drone flying at 100 m altitude", None),
+    ],
+)
+def test_a_length_describing_the_imagery_is_its_resolution(text: str, resolution: str | None) -> None:
+    assert interpret(text).query.spatial_resolution == resolution
+
+
+def test_everyday_task_wording_is_read() -> None:
+    generate = interpret("Generate synthetic SAR images from optical Sentinel-2").query
+    assert (generate.application, generate.task_type) == ("image generation", "generation")
+    wildfire = interpret("wildfire detection from GOES thermal imagery")
+    assert wildfire.query.application == "burn scar mapping"
+    assert any("'wildfire detection' has no application of its own" in n for n in wildfire.notes)
+    solar = interpret("segment solar farms in Landsat 8 across India").query
+    assert (solar.application, solar.task_type) == ("solar panel detection", "segmentation")
+    assert interpret("detect solar farms in Landsat 8").query.task_type == "detection"
+    assert interpret("glaciers in the Himalaya").query.region == ["High Mountain Asia"]
+    assert interpret("glaciers in the Alps").query.region == ["Alps"]
