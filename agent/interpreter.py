@@ -19,6 +19,7 @@ from wordfreq import zipf_frequency
 
 from agent.query import ComputeBudget, Exclusions, MinPerformance, StructuredQuery
 from agent.wording import query_language, read_slips
+from rsfmd.datasets import find_dataset, get_dataset_table
 from rsfmd.vocab import (
     get_vocabulary,
     metric_info,
@@ -103,6 +104,55 @@ def _matcher(vocabulary: str) -> list[tuple[re.Pattern[str], str, int]]:
 
 
 _WORD = re.compile(r"[a-z0-9]+")
+
+
+@cache
+def _dataset_matcher() -> list[tuple[re.Pattern[str], str, int]]:
+    """Patterns for benchmark dataset names, longest first.
+
+    A name that is short or made of everyday words ('AID', 'FLAIR', 'BEN') must be written as the table
+    writes it; other names match in any case ('eurosat', 'BigEarthNet-S2').
+    """
+    table = get_dataset_table()
+    apps = get_vocabulary("applications")
+    app_terms = [" ".join(_WORD.findall(t.lower())) for c in apps.names for t in apps.terms(c)]
+    out: list[tuple[re.Pattern[str], str, int]] = []
+    for canonical in table.names:
+        for name in {canonical, *table.terms(canonical)[1:]}:
+            words = _WORD.findall(name.lower())
+            key = " ".join(words)
+            if not words:
+                continue
+            plain = len(name) <= 4 or all(zipf_frequency(w, "en") >= _DATASET_WORD_ZIPF for w in words)
+            # 'brick kiln' (m-brick-kiln) inside 'brick kiln detection' names the task, not the dataset.
+            inside = re.compile(rf"(?<![a-z0-9]){re.escape(key)}(?![a-z0-9])")
+            if plain and any(t != key and inside.search(t) for t in app_terms):
+                continue
+            if plain:
+                parts = [re.escape(p) for p in re.split(r"[\s\-_./]+", name) if p]
+                pattern = re.compile(r"(?<![A-Za-z0-9])" + _SEP.join(parts) + r"(?![A-Za-z0-9])")
+            else:
+                pattern = re.compile(_phrase_pattern(name), re.IGNORECASE)
+            out.append((pattern, canonical, len(name)))
+    out.sort(key=lambda item: -item[2])
+    return out
+
+
+_DATASET_WORD_ZIPF = 3.0  # 'aid' 4.6, 'flair' 3.3: everyday words; 'eurosat', 'pastis' are not
+
+
+def find_datasets(text: str) -> list[str]:
+    """Benchmark datasets named in ``text`` (as written, not lowered), in order, longest match first."""
+    taken: list[tuple[int, int]] = []
+    found: list[tuple[int, str]] = []
+    for pattern, canonical, _ in _dataset_matcher():
+        for match in pattern.finditer(text):
+            start, end = match.span()
+            if any(start < e and s < end for s, e in taken):
+                continue
+            taken.append((start, end))
+            found.append((start, canonical))
+    return list(dict.fromkeys(name for _, name in sorted(found)))
 
 
 @cache
@@ -516,6 +566,15 @@ def interpret(
         notes.append(f"read '{phrase}' as '{application}'")
         mended = [(written, read) for written, read in mended if written not in phrase]
     notes.extend(f"read '{written}' as '{read}'" for written, read in mended)
+    datasets = find_datasets(" ".join(text.split()))
+    if application is None and datasets:
+        # 'the best model on EuroSAT': the named benchmark says what the task is.
+        benchmark = find_dataset(datasets[0])
+        if benchmark is not None and benchmark.application:
+            application = benchmark.application
+            notes.append(
+                f"application read from the dataset named: {benchmark.name} is a {application} benchmark"
+            )
     task_terms = find_terms(task_text, "task_types")
     if application is None and encode is not None and _says_more_than_its_data(task_text):
         # A task named in the text ('retrieval') limits the guess to applications of that task.
@@ -579,6 +638,7 @@ def interpret(
         priority_metrics=[m for m, _, _ in find_terms(lowered, "metrics")][:3],
         min_performance=_performance_floor(lowered),
         region=regions,
+        datasets=datasets,
         domain_keywords=[d for d in domain if d],
         task_type=task_type,
         data_regime=regime,

@@ -22,6 +22,7 @@ from agent.selection import RankedModel, TraceStep
 from agent.settings import Settings
 from agent.systems import ClarificationQuestion
 from prompts import render
+from rsfmd.datasets import find_dataset
 from rsfmd.vocab import UnknownTermError, get_vocabulary, term_key
 from tools.ranking import Candidate
 
@@ -44,6 +45,7 @@ class LLMQuery(BaseModel):
     priorities: list[str] = Field(default_factory=list)
     min_performance: dict[str, list[str | float]] | None = None
     region: list[str] = Field(default_factory=list)
+    datasets: list[str] = Field(default_factory=list)
     domain_keywords: list[str] = Field(default_factory=list)
     excluded_modalities: list[str] = Field(default_factory=list)
     commercial_use: bool | None = None
@@ -222,6 +224,15 @@ class LLMSteps:
                     self._event("llm:interpret", f"ignored unknown {vocab[:-1]} {value!r}")
             return out
 
+        def known_datasets(values: Sequence[str]) -> list[str]:
+            out = []
+            for value in values:
+                if (info := find_dataset(value)) is not None:
+                    out.append(info.name)
+                else:
+                    self._event("llm:interpret", f"ignored unknown dataset {value!r}")
+            return out
+
         apps = get_vocabulary("applications")
         application = apps.get(raw.application) if raw.application else None
         data: dict[str, Any] = {
@@ -232,6 +243,7 @@ class LLMSteps:
             "temporal_resolution": raw.temporal_resolution,
             "bands": raw.bands,
             "region": raw.region,
+            "datasets": known_datasets(raw.datasets),
             "domain_keywords": raw.domain_keywords,
             "priorities": [
                 p

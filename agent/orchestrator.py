@@ -21,6 +21,7 @@ from agent.resources import Resources
 from agent.selection import RankedModel, Selection, SimilarTask, Status, TraceStep
 from agent.settings import Settings
 from agent.systems import ClarificationQuestion
+from rsfmd.datasets import find_dataset
 from rsfmd.schema import ModelRecord
 from rsfmd.vocab import typical_modalities
 from tools.clarification import questions_for
@@ -169,6 +170,15 @@ class Orchestrator:
                 )
             else:
                 turn.notes.append("No input modality stated: models for any imagery were considered")
+        if not turn.query.modality and turn.query.datasets:
+            infos = [i for d in turn.query.datasets if (i := find_dataset(d)) is not None]
+            imagery = list(dict.fromkeys(m for i in infos for m in i.modalities))
+            if imagery:
+                turn.query = turn.query.model_copy(update={"assumed_modality": imagery})
+                turn.notes.append(
+                    f"No input modality stated: preferred the imagery of {', '.join(i.name for i in infos)} "
+                    f"({', '.join(imagery)}) without excluding others"
+                )
         self._note(
             turn, "mandatory fields present" if not missing else f"proceeding without {', '.join(missing)}"
         )
@@ -276,7 +286,12 @@ class Orchestrator:
             if not predictor.has_model(record.model_id):
                 return None
             standing = predictor.standing(
-                record.model_id, query.task_type, query.application, query.sensor, query.modality
+                record.model_id,
+                query.task_type,
+                query.application,
+                query.sensor,
+                query.modality,
+                datasets=query.datasets,
             )
             if standing is None:
                 return None

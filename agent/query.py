@@ -85,6 +85,10 @@ class StructuredQuery(BaseModel):
     priority_metrics: list[str] = Field(default_factory=list)
     min_performance: MinPerformance | None = None
     region: list[str] = Field(default_factory=list)
+    datasets: list[str] = Field(
+        default_factory=list,
+        description="Benchmark datasets the user named ('best on EuroSAT'): results there count first.",
+    )
     domain_keywords: list[str] = Field(default_factory=list)
     task_type: str | None = None
     data_regime: DataRegime | None = None
@@ -118,6 +122,13 @@ class StructuredQuery(BaseModel):
     def _task_type(cls, value: str | None) -> str | None:
         return normalise_task_type(value) if value else None
 
+    @field_validator("datasets")
+    @classmethod
+    def _datasets(cls, value: list[str]) -> list[str]:
+        from rsfmd.datasets import find_dataset
+
+        return list(dict.fromkeys(info.name if (info := find_dataset(v)) else v for v in value))
+
     @field_validator("region")
     @classmethod
     def _region(cls, value: list[str]) -> list[str]:
@@ -125,8 +136,10 @@ class StructuredQuery(BaseModel):
         return list(dict.fromkeys(vocab.get(v) or v for v in value))
 
     def missing_mandatory(self) -> list[str]:
-        """Mandatory fields still empty."""
-        return [f for f in MANDATORY_FIELDS if not getattr(self, f)]
+        """Mandatory fields still empty (a named benchmark dataset stands for the imagery)."""
+        return [
+            f for f in MANDATORY_FIELDS if not getattr(self, f) and not (f == "modality" and self.datasets)
+        ]
 
     def summary(self, names: Mapping[str, str] | None = None) -> list[str]:
         """What was understood, as short phrases (e.g. 'flood mapping', 'SAR', 'CPU, about 120M').
@@ -158,6 +171,8 @@ class StructuredQuery(BaseModel):
         parts.extend(f"priority: {p}" for p in self.priorities)
         if self.region:
             parts.append("region: " + ", ".join(self.region))
+        if self.datasets:
+            parts.append("on " + ", ".join(self.datasets))
         models = [(names or {}).get(m, m) for m in self.exclusions.models]
         excluded = [*self.exclusions.modalities, *self.exclusions.sensors, *models]
         if excluded:

@@ -335,3 +335,46 @@ def test_everyday_task_wording_is_read() -> None:
     assert interpret("detect solar farms in Landsat 8").query.task_type == "detection"
     assert interpret("glaciers in the Himalaya").query.region == ["High Mountain Asia"]
     assert interpret("glaciers in the Alps").query.region == ["Alps"]
+
+
+@pytest.mark.parametrize(
+    ("text", "datasets", "application"),
+    [
+        (
+            "Which RSFM is the best for land use classification on EuroSAT?",
+            ["EuroSAT"],
+            "land cover classification",
+        ),
+        ("best model on BigEarthNet", ["BigEarthNet"], "multi-label land cover classification"),
+        (
+            "results on HLS burn scars and Sen1Floods11",
+            ["HLS Burn Scars", "Sen1Floods11"],
+            "burn scar mapping",
+        ),
+        ("AID scene classification", ["AID"], "land cover classification"),
+        # Everyday words and task names are not datasets.
+        ("I need aid for flood mapping", [], "flood mapping"),
+        ("brick kiln detection in Bangladesh", [], "brick kiln detection"),
+    ],
+)
+def test_benchmark_datasets_named_in_the_task_are_read(
+    text: str, datasets: list[str], application: str
+) -> None:
+    result = interpret(text)
+    assert result.query.datasets == datasets
+    assert result.query.application == application
+    if datasets:
+        assert f"on {', '.join(datasets)}" in result.query.summary()
+
+
+def test_models_reporting_the_named_benchmark_lead_with_those_results() -> None:
+    selection = select_models("Which model is best on EuroSAT?", clarify=False, settings=_settings())
+    assert selection.status == Status.ok  # the dataset stands for the imagery: no question asked
+    records = {r.model_id: r for r in load_records()}
+    shown = [
+        m for m in selection.models if any(b.dataset == "EuroSAT" for b in records[m.model_id].benchmarks)
+    ]
+    assert len(shown) >= 2
+    for model in shown:  # their EuroSAT results come first, and the task fit says so
+        assert model.reasons[0] == "Task fit: evaluated on EuroSAT"
+        assert model.evidence[0].dataset == "EuroSAT"

@@ -116,6 +116,10 @@ def test_load_or_fit_caches_and_answers_standing(tmp_path: Path) -> None:
     assert standing.observed == len(standing.columns)
     assert standing.summary().startswith("reported gap ")
     assert cached.standing("unknown", "segmentation", None, [], []) is None
+    # A benchmark the user named is used when the matrix has it, whatever the task says.
+    other = next(c.dataset for c in cached.columns() if c.dataset != "Sen1Floods11")
+    named = cached.standing("m3", None, "flood mapping", ["Sentinel-1"], ["SAR"], datasets=[other])
+    assert named is not None and named.datasets == [other]
     models, datasets = cached.project_2d()
     assert len(models) == 12 and len(datasets) == 8
 

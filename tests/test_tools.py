@@ -428,3 +428,16 @@ def test_a_result_on_the_application_shows_the_model_produces_its_output() -> No
     query = StructuredQuery(application="cloud removal", task_type="generation", modality=["SAR"])
     assert "task" not in violations(shown, query)
     assert violations(unshown, query)["task"] == "does not do generation"
+
+
+def test_a_named_benchmark_ranks_its_results_above_other_results_on_the_application() -> None:
+    app = "land cover classification"
+    on_named = record("named", benchmarks=[bench("EuroSAT", "OA", 98.0, "classification", app)])
+    on_other = record("other", benchmarks=[bench("UC Merced", "OA", 99.0, "classification", app)])
+    index = EvidenceIndex([on_named, on_other])
+    query = StructuredQuery(application=app, task_type="classification", datasets=["EuroSAT"])
+    assert [i.relevance for i in index.relevant(on_named, query)] == ["application"]
+    assert [i.relevance for i in index.relevant(on_other, query)] == ["task"]
+    ranked = score_candidates([Candidate(on_other), Candidate(on_named)], query, index)
+    assert [c.record.model_id for c in ranked] == ["named", "other"]
+    assert ranked[1].criteria["application"].evidence == [f"evaluated on {app}, not on EuroSAT"]

@@ -175,8 +175,13 @@ class EvidenceIndex:
                         rank=place.rank,
                     )
                 )
+        named = {dataset_key(d) for d in query.datasets}
         items.sort(
-            key=lambda i: (-RELEVANCE_WEIGHT[i.relevance], -(i.standing if i.standing is not None else -1))
+            key=lambda i: (
+                -RELEVANCE_WEIGHT[i.relevance],
+                dataset_key(i.dataset) not in named,  # results on a dataset the user named first
+                -(i.standing if i.standing is not None else -1),
+            )
         )
         return items
 
@@ -194,7 +199,15 @@ def _relevance(bench: Benchmark, query: StructuredQuery) -> str | None:
 
 
 def _task_relevance(bench: Benchmark, query: StructuredQuery) -> str | None:
-    if query.application and bench_application(bench) == query.application:
+    on_application = bool(query.application) and bench_application(bench) == query.application
+    if query.datasets:
+        # The benchmarks the user named come first; other results on the application count as
+        # results on the task.
+        if dataset_key(bench.dataset) in {dataset_key(d) for d in query.datasets}:
+            return "application"
+        if on_application:
+            return "task"
+    elif on_application:
         return "application"
     if query.task_type is None:
         return "related"

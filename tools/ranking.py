@@ -118,6 +118,12 @@ def application_fit(c: Candidate, query: StructuredQuery) -> Criterion:
     apps = {a for b in r.benchmarks if (a := bench_application(b))}
     if query.task_type in VL_TASKS and r.category != Category.vision_language:
         return Criterion(0.1, evidence=[f"{query.task_type} needs a vision-language model"], known=True)
+    named = {dataset_key(d): d for d in query.datasets}
+    if shown := sorted({named[k] for b in r.benchmarks if (k := dataset_key(b.dataset)) in named}):
+        return Criterion(1.0, evidence=[f"evaluated on {', '.join(shown)}"])
+    if query.application and query.application in apps and query.datasets:
+        text = f"evaluated on {query.application}, not on {', '.join(query.datasets)}"
+        return Criterion(0.9, evidence=[text])
     if query.application and query.application in apps:
         imagery = requested_modalities(query)
         on_users_imagery = not imagery or any(

@@ -21,6 +21,7 @@ from rsfmd.schema import ModelRecord
 from rsfmd.vocab import application_task_type, get_vocabulary
 from tools.capenc.fit import Distance, FitConfig, fit_cells, pairwise_distance
 from tools.capenc.matrix import ROW_SEPARATOR, Column, FloatArray, PerformanceMatrix, prepare, row_model_id
+from tools.evidence import dataset_key
 
 ARTIFACT_VERSION = 1
 N_BOOTSTRAP = 12
@@ -315,11 +316,17 @@ class CapabilitiesPredictor:
         application: str | None,
         sensors: Sequence[str],
         modalities: Sequence[str],
+        datasets: Sequence[str] = (),
     ) -> Standing | None:
-        """Expected gap on datasets like the user's; None when the model or such datasets are absent."""
+        """Expected gap on datasets like the user's; None when the model or such datasets are absent.
+
+        Columns of ``datasets`` (benchmarks the user named) are used when the matrix has them.
+        """
         if not self.has_model(model_id):
             return None
-        columns = self.nearest_columns(task_type, application, sensors, modalities)
+        keys = {dataset_key(d) for d in datasets}
+        named = [c for c in self._columns if dataset_key(c.dataset) in keys][:MAX_COLUMNS]
+        columns = named or self.nearest_columns(task_type, application, sensors, modalities)
         if not columns:
             return None
         preds = [self.predict(model_id, c.key) for c in columns]
