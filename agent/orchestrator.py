@@ -27,7 +27,7 @@ from rsfmd.vocab import typical_modalities
 from tools.clarification import questions_for
 from tools.evidence import other_imagery
 from tools.explanation import explain
-from tools.filtering import FilterOutcome, filter_candidates, requested_modalities
+from tools.filtering import FilterOutcome, filter_candidates, requested_imagery
 from tools.ranking import Candidate, Prediction, overall_confidence, score_candidates
 from tools.retrieval import query_text
 
@@ -296,7 +296,7 @@ class Orchestrator:
             if standing is None:
                 return None
             score = max(0.0, min(1.0, 1.0 - float(standing.expected_gap)))
-            other = other_imagery(standing.datasets, requested_modalities(query))
+            other = other_imagery(standing.datasets, requested_imagery(query))
             summary = standing.summary() + (", all on other imagery" if other else "")
             return Prediction(
                 score=score, uncertainty=float(standing.uncertainty), summary=summary, other_imagery=other

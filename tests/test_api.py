@@ -335,6 +335,20 @@ def test_everyday_task_wording_is_read() -> None:
     assert interpret("detect solar farms in Landsat 8").query.task_type == "detection"
     assert interpret("glaciers in the Himalaya").query.region == ["High Mountain Asia"]
     assert interpret("glaciers in the Alps").query.region == ["Alps"]
+    assert interpret("Count cattle in drone images").query.application == "livestock detection"
+    assert interpret("bird detection in UAV imagery").query.application == "wildlife detection"
+    oil_palm = interpret("Oil palm plantation mapping in Indonesia with Sentinel-1")
+    assert oil_palm.query.application == "land cover mapping"
+    assert any("has no application of its own" in n for n in oil_palm.notes)
+
+
+def test_text_is_no_imagery_when_results_are_compared_with_the_users_data() -> None:
+    selection = select_models(
+        "Retrieve satellite images using natural language queries", clarify=False, settings=_settings()
+    )
+    assert selection.query.application == "image-text retrieval"
+    top = selection.models[0]
+    assert top.reasons[0] == "Task fit: evaluated on image-text retrieval"  # not 'on other imagery'
 
 
 @pytest.mark.parametrize(

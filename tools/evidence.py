@@ -18,7 +18,7 @@ from agent.query import StructuredQuery
 from rsfmd.datasets import bench_application, find_dataset, get_dataset_table
 from rsfmd.schema import Benchmark, ModelRecord
 from rsfmd.vocab import metric_info, term_key
-from tools.filtering import requested_modalities
+from tools.filtering import requested_imagery
 
 RELATED_TASKS: dict[str, frozenset[str]] = {
     "classification": frozenset(
@@ -191,7 +191,7 @@ _DOWNGRADE = {"application": "task", "task": "related", "related": "related"}
 
 def _relevance(bench: Benchmark, query: StructuredQuery) -> str | None:
     relevance = _task_relevance(bench, query)
-    imagery = requested_modalities(query)
+    imagery = requested_imagery(query)
     if relevance is not None and imagery and not same_imagery(bench, imagery):
         # A result on other imagery (an optical benchmark for a SAR task) says less about the task.
         return _DOWNGRADE[relevance]

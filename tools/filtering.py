@@ -56,6 +56,14 @@ def requested_modalities(query: StructuredQuery) -> set[str]:
     return set(query.modality) - {"Multi-temporal"}
 
 
+NOT_IMAGERY = frozenset({"Text", "Location", "Audio"})
+
+
+def requested_imagery(query: StructuredQuery) -> set[str]:
+    """The requested modalities that are imagery: what a benchmark's images are compared with."""
+    return requested_modalities(query) - NOT_IMAGERY
+
+
 def modality_violation(record: ModelRecord, query: StructuredQuery) -> str | None:
     """The record takes none of the requested modalities."""
     wanted = requested_modalities(query)

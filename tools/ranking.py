@@ -27,7 +27,7 @@ from tools.evidence import (
     same_imagery,
     setting_class,
 )
-from tools.filtering import COMPATIBLE_MODALITIES, requested_modalities, sensor_family
+from tools.filtering import COMPATIBLE_MODALITIES, requested_imagery, requested_modalities, sensor_family
 
 BASE_WEIGHTS: dict[str, float] = {
     "application": 0.25,
@@ -125,7 +125,7 @@ def application_fit(c: Candidate, query: StructuredQuery) -> Criterion:
         text = f"evaluated on {query.application}, not on {', '.join(query.datasets)}"
         return Criterion(0.9, evidence=[text])
     if query.application and query.application in apps:
-        imagery = requested_modalities(query)
+        imagery = requested_imagery(query)
         on_users_imagery = not imagery or any(
             bench_application(b) == query.application and same_imagery(b, imagery) for b in r.benchmarks
         )
