@@ -60,8 +60,19 @@ def setting_class(bench: Benchmark) -> str:
 
 @cache
 def dataset_key(name: str) -> str:
-    """Canonical dataset name when the dataset table knows it, else a normalised key."""
+    """Canonical dataset name when the dataset table knows it, else a normalised key.
+
+    A protocol in brackets keeps its own key ('HLS Burn Scars (PANGAEA)'): results under another
+    protocol form a column of their own when models are compared.
+    """
     return get_dataset_table().get(name) or term_key(name)
+
+
+@cache
+def dataset_identity(name: str) -> str:
+    """Which dataset a result is on, protocol aside ('HLS Burn Scars (PANGAEA)' is HLS Burn Scars)."""
+    info = find_dataset(name)
+    return info.name if info is not None else dataset_key(name)
 
 
 @dataclass(frozen=True)
@@ -150,8 +161,7 @@ class EvidenceIndex:
             if relevance is None:
                 continue
             setting = setting_class(bench)
-            info = find_dataset(bench.dataset)
-            same_data = info.name if info is not None else dataset_key(bench.dataset)
+            same_data = dataset_identity(bench.dataset)
             for metric, value in bench.values().items():
                 # One result reported by two sources (the paper's README and a shared table, under
                 # "UC Merced (8:2 split)" and "UC Merced") is one piece of evidence: keep the first.
@@ -175,11 +185,11 @@ class EvidenceIndex:
                         rank=place.rank,
                     )
                 )
-        named = {dataset_key(d) for d in query.datasets}
+        named = {dataset_identity(d) for d in query.datasets}
         items.sort(
             key=lambda i: (
                 -RELEVANCE_WEIGHT[i.relevance],
-                dataset_key(i.dataset) not in named,  # results on a dataset the user named first
+                dataset_identity(i.dataset) not in named,  # results on a dataset the user named first
                 -(i.standing if i.standing is not None else -1),
             )
         )
@@ -203,7 +213,7 @@ def _task_relevance(bench: Benchmark, query: StructuredQuery) -> str | None:
     if query.datasets:
         # The benchmarks the user named come first; other results on the application count as
         # results on the task.
-        if dataset_key(bench.dataset) in {dataset_key(d) for d in query.datasets}:
+        if dataset_identity(bench.dataset) in {dataset_identity(d) for d in query.datasets}:
             return "application"
         if on_application:
             return "task"

@@ -23,7 +23,7 @@ from tools.evidence import (
     RELEVANCE_WEIGHT,
     EvidenceIndex,
     EvidenceItem,
-    dataset_key,
+    dataset_identity,
     same_imagery,
     setting_class,
 )
@@ -118,8 +118,8 @@ def application_fit(c: Candidate, query: StructuredQuery) -> Criterion:
     apps = {a for b in r.benchmarks if (a := bench_application(b))}
     if query.task_type in VL_TASKS and r.category != Category.vision_language:
         return Criterion(0.1, evidence=[f"{query.task_type} needs a vision-language model"], known=True)
-    named = {dataset_key(d): d for d in query.datasets}
-    if shown := sorted({named[k] for b in r.benchmarks if (k := dataset_key(b.dataset)) in named}):
+    named = {dataset_identity(d): d for d in query.datasets}
+    if shown := sorted({named[k] for b in r.benchmarks if (k := dataset_identity(b.dataset)) in named}):
         return Criterion(1.0, evidence=[f"evaluated on {', '.join(shown)}"])
     if query.application and query.application in apps and query.datasets:
         text = f"evaluated on {query.application}, not on {', '.join(query.datasets)}"
@@ -244,12 +244,13 @@ def performance_fit(
 
 
 def _distinct(items: list[EvidenceItem]) -> list[EvidenceItem]:
-    """One item per dataset, metric, setting and variant, the first kept: a second source's other
-    number for the same result stays in the evidence table, with its source, not in the reasons."""
+    """One item per dataset (protocol aside, as in ``EvidenceIndex.relevant``), metric, setting and
+    variant, the first kept: a second source's other number for the same result stays in the
+    evidence table, with its source, not in the reasons."""
     seen: set[tuple[str, str, str, str | None]] = set()
     out = []
     for item in items:
-        key = (dataset_key(item.dataset), item.metric, item.setting, item.variant)
+        key = (dataset_identity(item.dataset), item.metric, item.setting, item.variant)
         if key not in seen:
             seen.add(key)
             out.append(item)
