@@ -299,3 +299,13 @@ def test_chat_question_round_says_what_was_read_on_the_way() -> None:
     message = out[tab.chatbot][-1]["content"]
     assert message.startswith("*Noted: The task seems to be written in French")
     assert "To pick well I need a bit more:" in message
+
+
+def test_warm_up_builds_what_the_first_request_needs() -> None:
+    from agent.interpreter import _dataset_matcher, _matcher
+
+    _dataset_matcher.cache_clear()
+    _matcher.cache_clear()
+    app_module.warm_up(Settings(memory={"enabled": False}))
+    assert _dataset_matcher.cache_info().currsize == 1
+    assert _matcher.cache_info().currsize >= 3  # sensors, modalities, applications at least

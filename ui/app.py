@@ -83,12 +83,16 @@ def login(settings: Settings) -> tuple[str, str] | None:
 
 def warm_up(settings: Settings) -> None:
     """Build the shared resources now (errors surface on the first request instead)."""
+    from agent.interpreter import interpret
     from agent.resources import get_resources
 
     try:
         resources = get_resources(settings)
         resources.retrieval.ensure_built()
         resources.capabilities(settings)
+        # The interpreter's term, dataset and word-frequency tables, and the model-name finder.
+        interpret("flood mapping with Sentinel-1 on Sen1Floods11", resources.encoder.encode)
+        resources.model_names()
     except (OSError, ValueError) as exc:
         log.warning("warm-up failed; the first request will retry: %s", exc)
 
