@@ -119,13 +119,15 @@ def _chat(args: argparse.Namespace) -> int:
 
     settings = _settings(args)
     session = Session(settings, use_memory=not args.no_memory)
-    print("Describe your remote-sensing task (empty line or Ctrl-D to quit; 'new' starts a new task).")
+    print(
+        "Describe your remote-sensing task (empty line, 'quit' or Ctrl-D to quit; 'new' starts a new task)."
+    )
     while True:
         try:
             text = input("> ").strip()
         except EOFError:
             break
-        if not text:
+        if not text or text.lower() in {"quit", "exit", "q", ":q"}:
             break
         if text.lower() == "new":
             session = Session(settings, use_memory=not args.no_memory)

@@ -90,6 +90,28 @@ def _phrase_pattern(phrase: str) -> str:
     return r"(?<![a-z0-9])" + _SEP.join(parts) + r"(?![a-z0-9])"
 
 
+# An application named by its verb: 'map floods' is flood mapping, 'detect ships' ship detection.
+_VERB_FORMS = {
+    "mapping": "map|maps|mapping|mapped",
+    "detection": "detect|detects|detecting|detected",
+    "segmentation": "segment|segments|segmenting|segmented",
+    "classification": "classify|classifies|classifying|classified",
+    "estimation": "estimate|estimates|estimating|estimated",
+    "extraction": "extract|extracts|extracting|extracted",
+    "monitoring": "monitor|monitors|monitoring|monitored",
+    "counting": "count|counts|counting|counted",
+}
+
+
+def _verb_pattern(phrase: str) -> str | None:
+    """'flood mapping' -> a pattern for 'map floods', 'mapping the flood'; None for other phrases."""
+    *head, noun = phrase.split()
+    if not head or noun not in _VERB_FORMS:
+        return None
+    obj = _SEP.join(re.escape(p) for p in re.split(r"[\s\-_./]+", " ".join(head)) if p)
+    return rf"(?<![a-z0-9])(?:{_VERB_FORMS[noun]})\s+(?:the\s+|all\s+|any\s+)?{obj}(?:s|es)?(?![a-z0-9])"
+
+
 @cache
 def _matcher(vocabulary: str) -> list[tuple[re.Pattern[str], str, int]]:
     vocab = get_vocabulary(vocabulary)
@@ -99,6 +121,8 @@ def _matcher(vocabulary: str) -> list[tuple[re.Pattern[str], str, int]]:
             if synonym in _UNSAFE_IN_TEXT or len(synonym) < 2:
                 continue
             out.append((re.compile(_phrase_pattern(synonym)), canonical, len(synonym)))
+            if vocabulary == "applications" and (verb := _verb_pattern(synonym)):
+                out.append((re.compile(verb), canonical, len(synonym)))
     out.sort(key=lambda item: -item[2])
     return out
 
@@ -212,14 +236,19 @@ def _same_shape(window: str, phrase: str) -> bool:
 
 
 @cache
-def _closest_for(application: str) -> frozenset[str]:
-    terms = get_vocabulary("applications").column(application, "closest_for").split("|")
-    return frozenset(term_key(t) for t in terms if t.strip())
+def _closest_for(application: str) -> tuple[frozenset[str], tuple[re.Pattern[str], ...]]:
+    """The application's closest_for terms (as keys), and their verb forms ('detect wildfires')."""
+    terms = [t.strip() for t in get_vocabulary("applications").column(application, "closest_for").split("|")]
+    verbs = (re.compile(v) for t in terms if t and (v := _verb_pattern(t.lower())))
+    return frozenset(term_key(t) for t in terms if t), tuple(verbs)
 
 
 def _is_closest_for(application: str | None, written: str) -> bool:
     """True when ``written`` names a task the vocabulary reads as ``application`` for want of its own."""
-    return application is not None and term_key(written) in _closest_for(application)
+    if application is None:
+        return False
+    keys, verbs = _closest_for(application)
+    return term_key(written) in keys or any(v.fullmatch(written.lower()) for v in verbs)
 
 
 def find_terms(text: str, vocabulary: str) -> list[tuple[str, int, int]]:

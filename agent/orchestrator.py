@@ -92,6 +92,9 @@ class Orchestrator:
         }
         state: StateName = "interpret"
         turn.llm_fallbacks = []
+        # Each run reads the whole text again (the task plus every answer): its notes start afresh,
+        # so a reading is said once, as of this round, not once per round.
+        turn.notes = []
         steps = 0
         while state != "done":
             steps += 1

@@ -397,3 +397,48 @@ def test_models_reporting_the_named_benchmark_lead_with_those_results() -> None:
     for model in shown:  # their EuroSAT results come first, and the task fit says so
         assert model.reasons[0] == "Task fit: evaluated on EuroSAT"
         assert on_eurosat(model.evidence[0].dataset)
+
+
+def test_each_round_says_a_reading_once_as_of_that_round() -> None:
+    session = Session(_settings(), k=3)
+    first = session.ask("finding ships at sea")
+    assert first.status == Status.needs_clarification
+    final = session.ask("SAR from Sentinel-1, a few labels, one GPU")
+    while final.status == Status.needs_clarification:
+        final = session.ask("a well-labelled dataset")
+    readings = [a for a in final.assumptions if "by text similarity" in a]
+    assert len(readings) <= 1  # not one per round with a different score
+
+
+@pytest.mark.parametrize(
+    ("text", "application"),
+    [
+        ("I want to map floods", "flood mapping"),
+        ("detect ships in SAR", "ship detection"),
+        ("segment buildings from aerial images", "building segmentation"),
+        ("mapping the wetlands of the Sahel", "wetland mapping"),
+        ("monitor deforestation in the Amazon", "deforestation monitoring"),
+    ],
+)
+def test_an_application_named_by_its_verb_is_read(text: str, application: str) -> None:
+    result = interpret(text)
+    assert result.query.application == application
+    assert result.notes == []  # a rule reading, not a similarity guess
+
+
+def test_a_related_task_named_by_its_verb_is_said_to_be_read_as_the_closest() -> None:
+    result = interpret("detecting wildfires from space")
+    assert result.query.application == "burn scar mapping"
+    assert result.notes == [
+        "'detecting wildfires' has no application of its own in RS-FMD: read as the closest one, "
+        "'burn scar mapping'"
+    ]
+
+
+def test_terminal_chat_quits_on_quit(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    replies = iter(["quit", "flood mapping with Sentinel-1"])
+    monkeypatch.setattr("builtins.input", lambda _prompt: next(replies))
+    assert main(["chat", "--no-memory"]) == 0
+    assert "Understood" not in capsys.readouterr().out  # left before reading a task
