@@ -149,17 +149,20 @@ def _dataset_matcher() -> list[tuple[re.Pattern[str], str, int]]:
                 continue
             plain = len(name) <= 4 or all(zipf_frequency(w, "en") >= _DATASET_WORD_ZIPF for w in words)
             # 'brick kiln' (m-brick-kiln) inside 'brick kiln detection' names the task, not the dataset.
-            inside = re.compile(rf"(?<![a-z0-9]){re.escape(key)}(?![a-z0-9])")
-            if plain and any(t != key and inside.search(t) for t in app_terms):
+            inside = re.compile(rf"(?<![a-z0-9]){re.escape(_singular(key))}(?![a-z0-9])")
+            if plain and any(t != key and inside.search(_singular(t)) for t in app_terms):
                 continue
-            if plain:
-                parts = [re.escape(p) for p in re.split(r"[\s\-_./]+", name) if p]
-                pattern = re.compile(r"(?<![A-Za-z0-9])" + _SEP.join(parts) + r"(?![A-Za-z0-9])")
+            if plain:  # exactly as written: 'burn_scars' is the dataset, 'burn scars' the task
+                pattern = re.compile(r"(?<![A-Za-z0-9])" + re.escape(name) + r"(?![A-Za-z0-9])")
             else:
                 pattern = re.compile(_phrase_pattern(name), re.IGNORECASE)
             out.append((pattern, canonical, len(name)))
     out.sort(key=lambda item: -item[2])
     return out
+
+
+def _singular(phrase: str) -> str:
+    return " ".join(w[:-1] if len(w) > 3 and w.endswith("s") else w for w in phrase.split())
 
 
 _DATASET_WORD_ZIPF = 3.0  # 'aid' 4.6, 'flair' 3.3: everyday words; 'eurosat', 'pastis' are not

@@ -215,7 +215,7 @@ def test_weather_forecasting_answer_says_it_is_outside_the_database_scope() -> N
     [
         ("flod mapping with sentinal-1", "flood mapping", ["Sentinel-1"]),
         ("buildng segmentation from aerial imagry", "building segmentation", ["Aerial"]),
-        ("land cover mappin with sentinel-2", "land cover mapping", ["Sentinel-2"]),
+        ("crop type mappin with sentinel-2", "crop type mapping", ["Sentinel-2"]),
     ],
 )
 def test_slips_in_terms_are_read_as_meant_and_said(text: str, application: str, sensors: list[str]) -> None:
@@ -370,6 +370,8 @@ def test_text_is_no_imagery_when_results_are_compared_with_the_users_data() -> N
         # Everyday words and task names are not datasets.
         ("I need aid for flood mapping", [], "flood mapping"),
         ("brick kiln detection in Bangladesh", [], "brick kiln detection"),
+        ("something like Prithvi but smaller, for burn scars", [], "burn scar mapping"),
+        ("a model for HLS data for land cover", [], "land cover mapping"),
     ],
 )
 def test_benchmark_datasets_named_in_the_task_are_read(
