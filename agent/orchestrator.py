@@ -370,6 +370,13 @@ class Orchestrator:
             elif turn.outcome is not None and model_id in turn.outcome.rejected:
                 why = "; ".join(turn.outcome.rejected[model_id])
                 notes.append(f"You named {name}: set aside because {why}")
+        ranked_named = [m for m in turn.named_models if m in positions]
+        if len(ranked_named) >= 2:  # 'DOFA vs CROMA': say which of them fits the task better
+            order = sorted(ranked_named, key=positions.__getitem__)
+            head_to_head = ", then ".join(
+                f"{self.resources.by_id[m].model_name} (rank {positions[m] + 1})" for m in order
+            )
+            notes.append(f"Of the models you named, the best fit for this task: {head_to_head}")
         return extra
 
     def _selection(self, turn: Turn) -> Selection:

@@ -56,6 +56,9 @@ def test_named_models_are_shown_after_the_top_with_their_rank() -> None:
     assert [m.rank for m in extras] == sorted(m.rank for m in extras)
     for model in extras:
         assert f"You named {model.name}: ranked {model.rank} of " in " ".join(selection.assumptions)
+    named = sorted((m for m in selection.models if m.model_id in {"dofa", "croma"}), key=lambda m: m.rank)
+    expected = ", then ".join(f"{m.name} (rank {m.rank})" for m in named)
+    assert f"Of the models you named, the best fit for this task: {expected}" in selection.assumptions
     summary = chat_summary(selection)
     assert summary.startswith("Top 3 for your task:")
     assert summary.index("The models you named:") < summary.index(f"**{extras[0].name}**")
