@@ -346,6 +346,7 @@ _PRIORITIES: tuple[tuple[str, str], ...] = (
         r"all target|capture (?:all|every)|completeness|miss nothing|\brecall\b|false alarms|don'?t miss",
     ),
     ("generalization", r"generali[sz]|different regions|domain shift|domain adaptation|be adapted|robust"),
+    ("recency", r"most recent|\blatest\b|\bnewest\b|recently released|up[\s-]to[\s-]date|newer models?\b"),
 )
 _EXCLUDE = re.compile(
     r"(?:\bno\b|\bwithout\b|\bnot\b|\bexclude\b|\bexcluding\b|\bexcept\b|\bavoid\b|don'?t have|do not have|"

@@ -248,7 +248,8 @@ class LLMSteps:
             "priorities": [
                 p
                 for p in raw.priorities
-                if p in {"accuracy", "speed", "efficiency", "precision", "recall", "generalization"}
+                if p
+                in {"accuracy", "speed", "efficiency", "precision", "recall", "generalization", "recency"}
             ],
             "exclusions": {"modalities": known("modalities", raw.excluded_modalities)},
             "commercial_use": bool(raw.commercial_use),

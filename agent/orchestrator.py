@@ -189,6 +189,12 @@ class Orchestrator:
 
     def _retrieve(self, turn: Turn) -> StateName:
         cfg = self.settings.retrieval
+        q = turn.query
+        if not (q.application or q.task_type or q.modality or q.sensor or q.datasets or q.region):
+            # Nothing to search on ('which model is the most recent?'): every record is a candidate.
+            turn.candidates = [Candidate(record=r, similarity=0.0) for r in self.resources.records]
+            self._note(turn, f"no task, data or region to search on: all {len(turn.candidates)} records")
+            return "filter"
         hits = self.resources.retrieval.search(
             query_text(turn.query, turn.text), cfg.top_k, cfg.similarity_threshold
         )

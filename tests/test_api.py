@@ -444,3 +444,11 @@ def test_terminal_chat_quits_on_quit(
     monkeypatch.setattr("builtins.input", lambda _prompt: next(replies))
     assert main(["chat", "--no-memory"]) == 0
     assert "Understood" not in capsys.readouterr().out  # left before reading a task
+
+
+def test_a_task_with_nothing_to_search_on_considers_every_record() -> None:
+    selection = select_models("Which model is the most recent?", clarify=False, settings=_settings())
+    assert selection.query.priorities == ["recency"]
+    retrieve = next(step for step in selection.trace if step.step == "retrieve")
+    assert retrieve.detail == f"no task, data or region to search on: all {len(load_records())} records"
+    assert interpret("I need a new model for flood mapping").query.priorities == []

@@ -441,3 +441,19 @@ def test_a_named_benchmark_ranks_its_results_above_other_results_on_the_applicat
     ranked = score_candidates([Candidate(on_other), Candidate(on_named)], query, index)
     assert [c.record.model_id for c in ranked] == ["named", "other"]
     assert ranked[1].criteria["application"].evidence == [f"evaluated on {app}, not on EuroSAT"]
+
+
+def test_asking_for_the_latest_models_ranks_by_release_date() -> None:
+    older = record("older", modalities=["SAR"], release_date="2025-01-10")
+    newer = record("newer", modalities=["SAR"], release_date="2025-11-20")
+    year_only = record("year-only", modalities=["SAR"], release_year=2024)
+    index = EvidenceIndex([older, newer, year_only])
+    plain = StructuredQuery(modality=["SAR"])
+    latest = StructuredQuery(modality=["SAR"], priorities=["recency"])
+    same = score_candidates([Candidate(older), Candidate(newer)], plain, index)
+    assert same[0].criteria["recency"].score == same[1].criteria["recency"].score == 1.0  # rubric: 2025+
+    ranked = score_candidates([Candidate(older), Candidate(year_only), Candidate(newer)], latest, index)
+    assert [c.record.model_id for c in ranked] == ["newer", "older", "year-only"]
+    assert ranked[0].criteria["recency"].evidence == ["released 2025-11-20"]
+    assert ranked[2].criteria["recency"].evidence == ["released 2024"]
+    assert query_weights(latest)["recency"] > query_weights(plain)["recency"]

@@ -9,6 +9,7 @@ expert weights (25/20/20/15/10/5/5) and shift with the query's priorities (templ
 
 from __future__ import annotations
 
+import datetime as dt
 import math
 import re
 from collections.abc import Callable, Sequence
@@ -104,6 +105,8 @@ def query_weights(query: StructuredQuery) -> dict[str, float]:
         w["efficiency"] -= 0.07
     if "generalization" in priorities:
         w["generalizability"] += 0.10
+    if "recency" in priorities:
+        w["recency"] += 0.15
     if query.data_regime is not None:
         # Without labels, a model that must be trained first is hardly usable at all.
         w["data_regime"] = {"zero-shot": 0.30, "full-labels": 0.08}.get(query.data_regime, 0.18)
@@ -337,11 +340,21 @@ def popularity_fit(c: Candidate) -> Criterion:
     return Criterion(score, evidence=[f"in {len(sources)} independent evaluation(s)"], known=bool(sources))
 
 
-def recency_fit(c: Candidate) -> Criterion:
-    """Release year, as in the rubric (2025+ best)."""
+def recency_fit(c: Candidate, newest: dt.date | None = None) -> Criterion:
+    """Release year, as in the rubric (2025+ best).
+
+    When the user asks for the latest models, ``newest`` (the latest release among the candidates)
+    sets a finer scale: 1.0 for it, 0.2 less for every year before it.
+    """
     year = c.record.year
     if year is None:
         return Criterion(0.4, evidence=["release date unknown"], known=False)
+    if newest is not None:
+        # A record with a year only is placed mid-year.
+        released = c.record.release_date or dt.date(year, 7, 1)
+        score = max(0.0, 1.0 - 0.2 * (newest - released).days / 365.25)
+        shown = c.record.release_date.isoformat() if c.record.release_date else str(year)
+        return Criterion(min(score, 1.0), evidence=[f"released {shown}"])
     score = {2026: 1.0, 2025: 1.0, 2024: 0.8, 2023: 0.6, 2022: 0.4}.get(year, 0.2 if year < 2022 else 1.0)
     return Criterion(score, evidence=[f"released {year}"])
 
@@ -421,6 +434,8 @@ def score_candidates(
 ) -> list[Candidate]:
     """Score every candidate (0-100) with per-model confidence; best first."""
     weights = query_weights(query)
+    dates = [c.record.release_date or dt.date(y, 7, 1) for c in candidates if (y := c.record.year)]
+    newest = max(dates) if "recency" in query.priorities and dates else None
     for c in candidates:
         crit = {
             "application": application_fit(c, query),
@@ -429,7 +444,7 @@ def score_candidates(
             "efficiency": efficiency_fit(c, query),
             "generalizability": generalizability_fit(c),
             "popularity": popularity_fit(c),
-            "recency": recency_fit(c),
+            "recency": recency_fit(c, newest),
         }
         if "data_regime" in weights:
             crit["data_regime"] = regime_fit(c, query)
