@@ -374,7 +374,7 @@ _GSD_BEFORE = re.compile(r"(?:resolution|gsd)\s*(?:of|is|:|=)?\s*(\d+(?:\.\d+)?)
 _GSD_IMAGERY = re.compile(
     r"\b(\d+(?:\.\d+)?)\s*(cm|m|meters?|metres?)\s+"
     r"(?:(?!(?:in|of|for|on|at|from|with|and|or|to)\b)[\w-]+\s+){0,2}?"
-    r"(?:imagery|images?|data|orthophotos?|ortho-?imagery|photos?|tiles|scenes|mosaics?)\b"
+    r"(?:imagery|images?|data|orthophotos?|ortho-?imagery|photos?|tiles|scenes|mosaics?|embeddings?)\b"
 )
 # 'canopy height at 10 m' (not 'at 3 m depth' or 'at 100 m altitude').
 _GSD_AT = re.compile(

@@ -457,3 +457,24 @@ def test_asking_for_the_latest_models_ranks_by_release_date() -> None:
     assert ranked[0].criteria["recency"].evidence == ["released 2025-11-20"]
     assert ranked[2].criteria["recency"].evidence == ["released 2024"]
     assert query_weights(latest)["recency"] > query_weights(plain)["recency"]
+
+
+def test_an_embedding_product_is_judged_on_its_fixed_grid() -> None:
+    coarse = record(
+        "coarse",
+        category="embedding-product",
+        modalities=["Multispectral"],
+        spatial_resolution="0.25 degree grid",
+    )
+    fine = record(
+        "fine", category="embedding-product", modalities=["Multispectral"], spatial_resolution="10 m"
+    )
+    query = StructuredQuery(
+        modality=["Multispectral"], spatial_resolution_m=10.0, precomputed_embeddings=True
+    )
+    ranked = score_candidates([Candidate(coarse), Candidate(fine)], query, EvidenceIndex([coarse, fine]))
+    assert [c.record.model_id for c in ranked] == ["fine", "coarse"]
+    assert "embeddings at 0.25 degree grid, coarser than your 10 m" in ranked[1].criteria["modality"].evidence
+    trade_offs = explain(ranked, query)[1].trade_offs
+    assert any(t.startswith("Embeddings are precomputed at 0.25 degree grid") for t in trade_offs)
+    assert not any("weights" in t for t in trade_offs)  # an encoder's weights are beside the point

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from agent.query import StructuredQuery
 from agent.selection import EvidenceNumber, Links, RankedModel
 from rsfmd.licenses import allows_commercial_use
+from rsfmd.schema import Category
 from tools.ranking import Candidate
 
 if TYPE_CHECKING:
@@ -54,11 +55,15 @@ def _trade_offs(c: Candidate, query: StructuredQuery) -> list[str]:
             out.append(f"Weaker {_CRITERION_LABEL[name]}: {criterion.evidence[0]}")
     size = r.largest_parameters
     small = r.smallest_parameters
-    if size and small and size > 3 * small:
+    if r.category == Category.embedding_product:
+        # What a product offers is fixed: its grid, and the scenes someone already encoded.
+        grid = f" at {r.spatial_resolution}" if r.spatial_resolution else ""
+        out.append(f"Embeddings are precomputed{grid}: other dates, places or resolutions need a model run")
+    elif size and small and size > 3 * small:
         out.append(
             f"Sizes range from {small:g}M to {size:g}M parameters: larger is usually more accurate but slower"
         )
-    if r.weights_released is not True:
+    if r.weights_released is not True and r.category != Category.embedding_product:
         out.append("Pretrained weights not confirmed as released")
     commercial = allows_commercial_use(r.license)
     if commercial is False:

@@ -195,11 +195,30 @@ def modality_fit(c: Candidate, query: StructuredQuery) -> Criterion:
             evidence.append("wavelength-aware: takes arbitrary band sets")
         else:
             score *= 0.75
+    grid = product_resolution_m(r) if r.category == Category.embedding_product else None
+    wanted_m = query.spatial_resolution_m
+    if grid is not None and wanted_m is not None and grid > 2 * wanted_m:
+        # Precomputed embeddings cannot be finer than their grid.
+        score *= 0.5
+        evidence.append(f"embeddings at {r.spatial_resolution}, coarser than your {wanted_m:g} m")
     if query.multi_temporal:
         temporal = "Multi-temporal" in have or r.temporal_alignment in {Alignment.full, Alignment.partial}
         score = 0.8 * score + (0.2 if temporal else 0.0)
         evidence.append("models time series" if temporal else "single-date input only")
     return Criterion(min(score, 1.0), evidence=evidence)
+
+
+_LENGTH = re.compile(r"(\d+(?:\.\d+)?)\s*(km|m|cm|deg(?:ree)?s?|°)(?![a-z])", re.IGNORECASE)
+_METRES = {"km": 1000.0, "m": 1.0, "cm": 0.01}
+
+
+def product_resolution_m(record: ModelRecord) -> float | None:
+    """The grid of an embedding product in metres ('10 m', '0.25 degree grid': about 27.8 km)."""
+    match = _LENGTH.search(record.spatial_resolution or "")
+    if match is None:
+        return None
+    value, unit = float(match.group(1)), match.group(2).lower()
+    return value * _METRES.get(unit, 111_320.0)  # a degree of latitude
 
 
 def performance_fit(
