@@ -103,6 +103,12 @@ _VERB_FORMS = {
 }
 
 
+def _probe(phrase: str) -> str:
+    """A piece of ``phrase`` any match must contain (its longest word): patterns whose probe is not
+    in the text are skipped without running them."""
+    return max(re.split(r"[\s\-_./]+", phrase), key=len)
+
+
 def _verb_pattern(phrase: str) -> str | None:
     """'flood mapping' -> a pattern for 'map floods', 'mapping the flood'; None for other phrases."""
     *head, noun = phrase.split()
@@ -113,16 +119,20 @@ def _verb_pattern(phrase: str) -> str | None:
 
 
 @cache
-def _matcher(vocabulary: str) -> list[tuple[re.Pattern[str], str, int]]:
+def _matcher(vocabulary: str) -> list[tuple[re.Pattern[str], str, int, str]]:
+    """(pattern, canonical, phrase length, probe) for every term, longest first."""
     vocab = get_vocabulary(vocabulary)
-    out: list[tuple[re.Pattern[str], str, int]] = []
+    out: list[tuple[re.Pattern[str], str, int, str]] = []
     for canonical in vocab.names:
         for synonym in {s.lower() for s in vocab.terms(canonical)}:
             if synonym in _UNSAFE_IN_TEXT or len(synonym) < 2:
                 continue
-            out.append((re.compile(_phrase_pattern(synonym)), canonical, len(synonym)))
+            probe = _probe(synonym)
+            out.append((re.compile(_phrase_pattern(synonym)), canonical, len(synonym), probe))
             if vocabulary == "applications" and (verb := _verb_pattern(synonym)):
-                out.append((re.compile(verb), canonical, len(synonym)))
+                # The object keeps its longest word unless that word was the noun ('mapping').
+                head = synonym.rsplit(" ", 1)[0]
+                out.append((re.compile(verb), canonical, len(synonym), _probe(head)))
     out.sort(key=lambda item: -item[2])
     return out
 
@@ -131,7 +141,7 @@ _WORD = re.compile(r"[a-z0-9]+")
 
 
 @cache
-def _dataset_matcher() -> list[tuple[re.Pattern[str], str, int]]:
+def _dataset_matcher() -> list[tuple[re.Pattern[str], str, int, str]]:
     """Patterns for benchmark dataset names, longest first.
 
     A name that is short or made of everyday words ('AID', 'FLAIR', 'BEN') must be written as the table
@@ -140,7 +150,7 @@ def _dataset_matcher() -> list[tuple[re.Pattern[str], str, int]]:
     table = get_dataset_table()
     apps = get_vocabulary("applications")
     app_terms = [" ".join(_WORD.findall(t.lower())) for c in apps.names for t in apps.terms(c)]
-    out: list[tuple[re.Pattern[str], str, int]] = []
+    out: list[tuple[re.Pattern[str], str, int, str]] = []
     for canonical in table.names:
         for name in {canonical, *table.terms(canonical)[1:]}:
             words = _WORD.findall(name.lower())
@@ -156,7 +166,7 @@ def _dataset_matcher() -> list[tuple[re.Pattern[str], str, int]]:
                 pattern = re.compile(r"(?<![A-Za-z0-9])" + re.escape(name) + r"(?![A-Za-z0-9])")
             else:
                 pattern = re.compile(_phrase_pattern(name), re.IGNORECASE)
-            out.append((pattern, canonical, len(name)))
+            out.append((pattern, canonical, len(name), _probe(name.lower())))
     out.sort(key=lambda item: -item[2])
     return out
 
@@ -172,7 +182,10 @@ def find_datasets(text: str) -> list[str]:
     """Benchmark datasets named in ``text`` (as written, not lowered), in order, longest match first."""
     taken: list[tuple[int, int]] = []
     found: list[tuple[int, str]] = []
-    for pattern, canonical, _ in _dataset_matcher():
+    lowered = text.lower()
+    for pattern, canonical, _, probe in _dataset_matcher():
+        if probe not in lowered:
+            continue
         for match in pattern.finditer(text):
             start, end = match.span()
             if any(start < e and s < end for s, e in taken):
@@ -258,7 +271,10 @@ def find_terms(text: str, vocabulary: str) -> list[tuple[str, int, int]]:
     """Canonical terms of a vocabulary found in ``text``, longest match first, no overlaps."""
     taken: list[tuple[int, int]] = []
     found: list[tuple[str, int, int]] = []
-    for pattern, canonical, _ in _matcher(vocabulary):
+    lowered = text.lower()
+    for pattern, canonical, _, probe in _matcher(vocabulary):
+        if probe not in lowered:
+            continue
         for match in pattern.finditer(text):
             start, end = match.span()
             if any(start < e and s < end for s, e in taken):
