@@ -15,7 +15,9 @@ def register(subparsers: Any) -> None:
     """Add the `ask` and `chat` commands."""
     ask = subparsers.add_parser("ask", help="Recommend foundation models for a task described in words.")
     ask.add_argument("query", help='e.g. "flood mapping with Sentinel-1, few labels, CPU laptop"')
-    ask.add_argument("--k", type=int, default=None, help="How many models (default: REMSA_TOP_K or 3).")
+    ask.add_argument(
+        "--k", type=_positive_int, default=None, help="How many models (default: REMSA_TOP_K or 3)."
+    )
     ask.add_argument("--json", action="store_true", help="Print one JSON object (the Selection).")
     ask.add_argument("--no-clarify", action="store_true", help="Never ask back; answer with assumptions.")
     ask.add_argument("--no-memory", action="store_true", help="Neither read nor write task memory.")
@@ -23,7 +25,7 @@ def register(subparsers: Any) -> None:
     ask.set_defaults(handler=_ask)
 
     chat = subparsers.add_parser("chat", help="Multi-turn conversation in the terminal.")
-    chat.add_argument("--k", type=int, default=None, help="How many models per answer.")
+    chat.add_argument("--k", type=_positive_int, default=None, help="How many models per answer.")
     chat.add_argument("--user", help="User id for task memory.")
     chat.add_argument("--no-memory", action="store_true", help="Neither read nor write task memory.")
     chat.set_defaults(handler=_chat)
@@ -41,6 +43,19 @@ def _settings(args: argparse.Namespace) -> Settings:
     if args.k is not None:
         updates["top_k"] = args.k
     return settings.model_copy(update=updates) if updates else settings
+
+
+def _positive_int(value: str) -> int:
+    """``--k``: a whole number of models, at least 1."""
+    try:
+        number = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"{value!r} is not a whole number; give how many models, e.g. 3"
+        ) from None
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"{number} models: give at least 1, e.g. --k 3")
+    return number
 
 
 def _ask(args: argparse.Namespace) -> int:

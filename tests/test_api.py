@@ -452,3 +452,12 @@ def test_a_task_with_nothing_to_search_on_considers_every_record() -> None:
     retrieve = next(step for step in selection.trace if step.step == "retrieve")
     assert retrieve.detail == f"no task, data or region to search on: all {len(load_records())} records"
     assert interpret("I need a new model for flood mapping").query.priorities == []
+
+
+@pytest.mark.parametrize("k", ["0", "-2", "three"])
+def test_a_bad_model_count_is_refused_with_what_to_give(k: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(["ask", "--k", k, "flood mapping"])
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err
+    assert "argument --k" in err and "e.g." in err
