@@ -6,7 +6,7 @@ import logging
 import time
 from collections.abc import Mapping
 
-from agent.errors import ConfigurationError
+from agent.errors import ConfigurationError, InputError
 from agent.orchestrator import Orchestrator, Turn, validate_text
 from agent.resources import Resources, get_resources
 from agent.selection import Selection, Status
@@ -33,6 +33,8 @@ class Session:
         use_memory: bool = True,
     ) -> None:
         self.settings = settings or Settings()
+        if k is not None and (isinstance(k, bool) or not isinstance(k, int) or k < 1):
+            raise InputError(f"k={k!r}: give how many models to return, a whole number of at least 1")
         self.k = k or self.settings.top_k
         self.clarify = clarify
         self._encoder = encoder

@@ -461,3 +461,9 @@ def test_a_bad_model_count_is_refused_with_what_to_give(k: str, capsys: pytest.C
     assert exit_info.value.code == 2
     err = capsys.readouterr().err
     assert "argument --k" in err and "e.g." in err
+
+
+@pytest.mark.parametrize("k", [0, -1, 2.5, True])
+def test_select_models_refuses_a_bad_k(k: object) -> None:
+    with pytest.raises(InputError, match="at least 1"):
+        select_models("flood mapping with Sentinel-1", k=k, clarify=False, settings=_settings())  # type: ignore[arg-type]
