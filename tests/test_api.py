@@ -338,6 +338,10 @@ def test_everyday_task_wording_is_read() -> None:
     assert interpret("glaciers in the Alps").query.region == ["Alps"]
     assert interpret("Count cattle in drone images").query.application == "livestock detection"
     assert interpret("bird detection in UAV imagery").query.application == "wildlife detection"
+    location = interpret("predict air temperature from coordinates anywhere").query.application
+    assert location == "geographic prediction from location"
+    assert interpret("soundscape mapping from aerial images").query.application == "soundscape mapping"
+    assert interpret("count objects in aerial images").query.application == "object counting"
     oil_palm = interpret("Oil palm plantation mapping in Indonesia with Sentinel-1")
     assert oil_palm.query.application == "land cover mapping"
     assert any("has no application of its own" in n for n in oil_palm.notes)

@@ -478,3 +478,16 @@ def test_an_embedding_product_is_judged_on_its_fixed_grid() -> None:
     trade_offs = explain(ranked, query)[1].trade_offs
     assert any(t.startswith("Embeddings are precomputed at 0.25 degree grid") for t in trade_offs)
     assert not any("weights" in t for t in trade_offs)  # an encoder's weights are beside the point
+
+
+def test_retrieval_of_sounds_is_a_vision_audio_task() -> None:
+    audio = record("audio", category="vision-audio", modalities=["RGB", "Audio"], task_types=["retrieval"])
+    plain = record("plain", modalities=["RGB"], task_types=["classification"])
+    sounds = StructuredQuery(application="soundscape mapping", task_type="retrieval", modality=["Audio"])
+    ranked = score_candidates([Candidate(plain), Candidate(audio)], sounds, EvidenceIndex([audio, plain]))
+    assert ranked[0].record.model_id == "audio"
+    assert ranked[0].criteria["application"].score == 0.8
+    assert ranked[1].criteria["application"].evidence == ["retrieval needs a vision-language model"]
+    captions = StructuredQuery(application="image captioning", task_type="captioning", modality=["RGB"])
+    (scored,) = score_candidates([Candidate(audio)], captions, EvidenceIndex([audio]))
+    assert scored.criteria["application"].score == 0.1

@@ -119,7 +119,13 @@ def application_fit(c: Candidate, query: StructuredQuery) -> Criterion:
     r = c.record
     tasks = set(r.all_task_types)
     apps = {a for b in r.benchmarks if (a := bench_application(b))}
-    if query.task_type in VL_TASKS and r.category != Category.vision_language:
+    # Retrieval pairs images with another modality: text (vision-language) or sound (vision-audio).
+    cross_modal = (
+        {Category.vision_language, Category.vision_audio}
+        if query.task_type == "retrieval"
+        else {Category.vision_language}
+    )
+    if query.task_type in VL_TASKS and r.category not in cross_modal and query.application not in apps:
         return Criterion(0.1, evidence=[f"{query.task_type} needs a vision-language model"], known=True)
     named = {dataset_identity(d): d for d in query.datasets}
     if shown := sorted({named[k] for b in r.benchmarks if (k := dataset_identity(b.dataset)) in named}):
