@@ -25,6 +25,18 @@ _NEGATION = re.compile(
     r"(?:\s+(?:using|use|with|the|a|an|any|for|even|including))*\s*$",
     re.IGNORECASE,
 )
+_SMALLER = r"(?:smaller|lighter|more\s+compact|tinier|leaner)"
+# 'Prithvi but smaller', 'CROMA, only much smaller'; 'something lighter than DOFA'. Not the question
+# 'is DOFA smaller than CROMA?'.
+_SMALLER_AFTER = re.compile(
+    rf"^[\s,]*(?:but|only|just|and|yet)\s+(?:a\s+bit\s+|much\s+|slightly\s+|a\s+)?{_SMALLER}\b",
+    re.IGNORECASE,
+)
+_SMALLER_BEFORE = re.compile(
+    rf"\b(?:a|an|something|anything|one|model|models|option|alternatives?)\s+"
+    rf"(?:much\s+|slightly\s+|a\s+bit\s+)?{_SMALLER}\s+(?:models?\s+)?than\s+(?:the\s+)?$",
+    re.IGNORECASE,
+)
 _LIST_GAP = re.compile(r"^(?:\s*(?:,|and|or|nor|/)\s*)+$", re.IGNORECASE)
 
 
@@ -34,6 +46,8 @@ class Mentions:
 
     named: list[str] = field(default_factory=list)
     excluded: list[str] = field(default_factory=list)
+    smaller_than: list[str] = field(default_factory=list)
+    """Named models the task asks to undercut in size ("like Prithvi but smaller", "lighter than DOFA")."""
 
 
 class ModelNames:
@@ -80,6 +94,9 @@ class ModelNames:
             target = mentions.excluded if negated_run else mentions.named
             if model_id not in mentions.named and model_id not in mentions.excluded:
                 target.append(model_id)
+            smaller = _SMALLER_AFTER.match(text[end : end + 40]) or _SMALLER_BEFORE.search(text[:start])
+            if smaller and not negated_run and model_id not in mentions.smaller_than:
+                mentions.smaller_than.append(model_id)
             previous_end = end
         return mentions
 

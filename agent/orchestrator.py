@@ -143,6 +143,18 @@ class Orchestrator:
         """Models the task names: the ones ruled out become exclusions, the others are shown."""
         mentions = self.resources.model_names().find(turn.text)
         turn.named_models = mentions.named
+        sizes = {m: s for m in mentions.smaller_than if (s := self.resources.by_id[m].smallest_parameters)}
+        if sizes and turn.query.compute.max_parameters_m is None:
+            # 'like Prithvi but smaller': no larger than the smallest variant of the named model.
+            model_id = min(sizes, key=sizes.__getitem__)
+            update = {"max_parameters_m": sizes[model_id], "below_limit": True}
+            turn.query = turn.query.model_copy(
+                update={"compute": turn.query.compute.model_copy(update=update)}
+            )
+            turn.notes.append(
+                f"'smaller than {self.resources.by_id[model_id].model_name}' read as fewer than "
+                f"{sizes[model_id]:g}M parameters, the size of its smallest variant"
+            )
         if mentions.excluded:
             excluded = list(dict.fromkeys([*turn.query.exclusions.models, *mentions.excluded]))
             exclusions = turn.query.exclusions.model_copy(update={"models": excluded})

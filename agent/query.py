@@ -50,6 +50,9 @@ class ComputeBudget(BaseModel):
 
     device_class: DeviceClass | None = None
     max_parameters_m: float | None = Field(default=None, gt=0, description="Explicit limit, millions.")
+    below_limit: bool = Field(
+        default=False, description="The limit is exclusive: fewer parameters than a model the user named."
+    )
 
     def parameter_limit(self) -> float | None:
         """The explicit limit, else the one implied by the device class."""
@@ -159,7 +162,8 @@ class StructuredQuery(BaseModel):
             parts.append(self.data_regime.replace("-", " "))
         limit = self.compute.parameter_limit()
         if self.compute.max_parameters_m is not None:
-            parts.append(f"at most {self.compute.max_parameters_m:g}M parameters")
+            bound = "fewer than" if self.compute.below_limit else "at most"
+            parts.append(f"{bound} {self.compute.max_parameters_m:g}M parameters")
         elif self.compute.device_class and limit is not None:
             device = _DEVICE_WORDS.get(self.compute.device_class, self.compute.device_class)
             parts.append(f"{device} (about {limit:g}M parameters)")

@@ -77,3 +77,28 @@ def test_ruled_out_and_unsuitable_named_models() -> None:
     )
     assert "spectralgpt" not in {m.model_id for m in optical.models}
     assert any(a.startswith("You named SpectralGPT: set aside because") for a in optical.assumptions)
+
+
+@pytest.mark.parametrize(
+    ("text", "smaller_than"),
+    [
+        ("something like Prithvi-EO-2.0 but smaller, for burn scars", ["prithvi-eo-2.0"]),
+        ("a model lighter than DOFA for floods", ["dofa"]),
+        ("CROMA, only much smaller", ["croma"]),
+        ("compare DOFA and CROMA", []),
+        ("is DOFA smaller than CROMA?", []),  # a question, not a size limit
+        ("not DOFA, something smaller", []),  # a model ruled out is no yardstick
+    ],
+)
+def test_models_named_as_a_size_to_undercut(names: ModelNames, text: str, smaller_than: list[str]) -> None:
+    assert names.find(text).smaller_than == smaller_than
+
+
+def test_smaller_than_a_named_model_is_a_strict_size_limit() -> None:
+    selection = select_models(
+        "something like Prithvi-EO-2.0 but smaller, for burn scars", clarify=False, settings=_settings()
+    )
+    assert selection.query.compute.max_parameters_m == 100 and selection.query.compute.below_limit
+    assert "fewer than 100M parameters" in selection.understood()
+    assert all(m.parameters_m is not None and m.parameters_m < 100 for m in selection.models)
+    assert any(a.startswith("You named Prithvi-EO-2.0: set aside because") for a in selection.assumptions)

@@ -114,6 +114,8 @@ def compute_violation(record: ModelRecord, query: StructuredQuery) -> str | None
     if size is None:
         return "model size unknown, cannot confirm it fits the budget"
     allowed = limit if explicit else limit * DEVICE_BUDGET_TOLERANCE
+    if explicit and query.compute.below_limit and size >= allowed:
+        return f"smallest variant has {size:g}M parameters, not fewer than {limit:g}M"
     if size > allowed:
         return f"smallest variant has {size:g}M parameters, over the {limit:g}M budget"
     return None
