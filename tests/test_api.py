@@ -342,6 +342,8 @@ def test_everyday_task_wording_is_read() -> None:
     assert location == "geographic prediction from location"
     assert interpret("soundscape mapping from aerial images").query.application == "soundscape mapping"
     assert interpret("count objects in aerial images").query.application == "object counting"
+    damage = interpret("detect damaged buildings after the earthquake").query.application
+    assert damage == "building damage assessment"
     oil_palm = interpret("Oil palm plantation mapping in Indonesia with Sentinel-1")
     assert oil_palm.query.application == "land cover mapping"
     assert any("has no application of its own" in n for n in oil_palm.notes)
