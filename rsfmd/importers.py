@@ -91,6 +91,10 @@ def _name_key(name: str) -> str:
     return "".join(ch for ch in name.lower() if ch.isalnum() or ch == "+")
 
 
+CROSSWALK_OVERRIDES = Path(__file__).with_name("crosswalk_overrides.csv")
+"""Rows that replace rows of the shared model-name crosswalk (same columns, plus a reason)."""
+
+
 @dataclass(frozen=True)
 class Resolution:
     """Where a source model name leads: a record (with variant) or a reason it does not."""
@@ -104,17 +108,21 @@ class Resolution:
 class ModelResolver:
     """Source model name -> crosswalk candidate -> RS-FMD record."""
 
-    def __init__(self, crosswalk_csv: Path, records: Sequence[ModelRecord]) -> None:
+    def __init__(
+        self, crosswalk_csv: Path, records: Sequence[ModelRecord], overrides_csv: Path | None = None
+    ) -> None:
         self._crosswalk: dict[tuple[str, str], tuple[str, str]] = {}
-        with crosswalk_csv.open(encoding="utf-8", newline="") as handle:
-            for row in csv.DictReader(handle):
-                group = _source_group(row["source"])
-                if group is None:
-                    continue
-                name = row["source_model_name"].strip()
-                if group == "geobench2":
-                    name = name.split(" (", 1)[0]
-                self._crosswalk[(group, name)] = (row["candidate_name"].strip(), row["relation"].strip())
+        # The shared crosswalk first, then RS-FMD's own corrections to it.
+        for path in (crosswalk_csv, CROSSWALK_OVERRIDES if overrides_csv is None else overrides_csv):
+            with path.open(encoding="utf-8", newline="") as handle:
+                for row in csv.DictReader(handle):
+                    group = _source_group(row["source"])
+                    if group is None:
+                        continue
+                    name = row["source_model_name"].strip()
+                    if group == "geobench2":
+                        name = name.split(" (", 1)[0]
+                    self._crosswalk[(group, name)] = (row["candidate_name"].strip(), row["relation"].strip())
         self._ids = {r.model_id for r in records}
         self._names: dict[str, str] = {}
         for record in records:

@@ -9,7 +9,7 @@ import pytest
 
 from rsfmd import corrections
 from rsfmd.datasets import dataset_info, get_dataset_table, normalise_dataset
-from rsfmd.importers import import_shared_tables, model_id_for, parse_setting
+from rsfmd.importers import ModelResolver, import_shared_tables, model_id_for, parse_setting
 from rsfmd.schema import ModelRecord
 from rsfmd.vocab import (
     UnknownTermError,
@@ -182,3 +182,32 @@ def test_corrections_file_is_checked(tmp_path: Path) -> None:
     no_target = _corrections(tmp_path, "capabilities-encoding,M,C,1,relabel,,,,,https://example.org,x")
     with pytest.raises(ValueError, match="relabel needs"):
         corrections.load_corrections(no_target)
+
+
+def test_crosswalk_overrides_replace_shared_rows(tmp_path: Path) -> None:
+    crosswalk = FIXTURES / "model_name_crosswalk.csv"
+    none = tmp_path / "none.csv"
+    none.write_text("source,source_model_name,candidate_name,relation,reason\n", encoding="utf-8")
+    assert (
+        ModelResolver(crosswalk, RECORDS, none).resolve("geobench2", "terramind_v1_base").model_id
+        == "terramind"
+    )
+    override = tmp_path / "overrides.csv"
+    override.write_text(
+        "source,source_model_name,candidate_name,relation,reason\n"
+        "geobench2 leaderboard backbone key,terramind_v1_base (TerraMind-V1-Base),,baseline,a reason\n",
+        encoding="utf-8",
+    )
+    assert (
+        ModelResolver(crosswalk, RECORDS, override).resolve("geobench2", "terramind_v1_base").status
+        == "baseline"
+    )
+
+
+def test_shipped_overrides_keep_web_pretrained_dinov3_out_of_the_satellite_record() -> None:
+    shipped = Path(__file__).parents[1] / "rsfmd" / "data" / "benchmarks" / "shared_tables.jsonl"
+    variants = {
+        line["benchmark"].get("variant") for line in _lines(shipped) if line["model_id"] == "dinov3-sat"
+    }
+    assert "DinoV3-ConvNext-Large-WEB" not in variants
+    assert variants  # the satellite-pretrained rows stay
