@@ -180,10 +180,17 @@ _DATASET_WORD_ZIPF = 3.0  # 'aid' 4.6, 'flair' 3.3: everyday words; 'eurosat', '
 
 def find_datasets(text: str) -> list[str]:
     """Benchmark datasets named in ``text`` (as written, not lowered), in order, longest match first."""
+    return list(dict.fromkeys(name for name, _, _ in _scan(text, _dataset_matcher())))
+
+
+def _scan(text: str, patterns: Sequence[tuple[re.Pattern[str], str, int, str]]) -> list[tuple[str, int, int]]:
+    """(canonical, start, end) of every match in ``text``, in order; patterns come longest first
+    and a match overlapping an earlier one is dropped. A pattern whose probe is not in the text is
+    not run."""
     taken: list[tuple[int, int]] = []
-    found: list[tuple[int, str]] = []
+    found: list[tuple[str, int, int]] = []
     lowered = text.lower()
-    for pattern, canonical, _, probe in _dataset_matcher():
+    for pattern, canonical, _, probe in patterns:
         if probe not in lowered:
             continue
         for match in pattern.finditer(text):
@@ -191,8 +198,9 @@ def find_datasets(text: str) -> list[str]:
             if any(start < e and s < end for s, e in taken):
                 continue
             taken.append((start, end))
-            found.append((start, canonical))
-    return list(dict.fromkeys(name for _, name in sorted(found)))
+            found.append((canonical, start, end))
+    found.sort(key=lambda item: item[1])
+    return found
 
 
 @cache
@@ -269,20 +277,7 @@ def _is_closest_for(application: str | None, written: str) -> bool:
 
 def find_terms(text: str, vocabulary: str) -> list[tuple[str, int, int]]:
     """Canonical terms of a vocabulary found in ``text``, longest match first, no overlaps."""
-    taken: list[tuple[int, int]] = []
-    found: list[tuple[str, int, int]] = []
-    lowered = text.lower()
-    for pattern, canonical, _, probe in _matcher(vocabulary):
-        if probe not in lowered:
-            continue
-        for match in pattern.finditer(text):
-            start, end = match.span()
-            if any(start < e and s < end for s, e in taken):
-                continue
-            taken.append((start, end))
-            found.append((canonical, start, end))
-    found.sort(key=lambda item: item[1])
-    return found
+    return _scan(text, _matcher(vocabulary))
 
 
 def _expand_sensor_shorthand(text: str) -> str:
