@@ -399,6 +399,12 @@ _COMMERCIAL = re.compile(
     r"\bcommercial|for (?:a|our|my) (?:company|startup|business|client|product)|business use|"
     r"permissive licen[cs]e|sell (?:the|a|our) (?:product|service)"
 )
+# 'Apache-2.0 or MIT only', 'BSD-licensed': a named permissive licence.
+_PERMISSIVE_NAMED = re.compile(
+    r"\b(?:apache(?:[\s-]*2(?:\.0)?)?|mit|bsd(?:[\s-]*[23](?:[\s-]clause)?)?)\b"
+    r"(?=[^.]{0,40}\blicen[cs](?:e|ed|ing)\b|\s*(?:or|/|,)\s*(?:apache|mit|bsd)\b|[\s-]licen[cs]ed\b)"
+    r"|\blicen[cs]ed? (?:under )?(?:apache|mit|bsd)\b|\bapache[\s-]2(?:\.0)?\b"
+)
 _OPEN_WEIGHTS = re.compile(
     r"open[\s-]?weights?|open[\s-]source (?:model|weights|checkpoints?)|"
     r"downloadable (?:weights|checkpoints?)|"
@@ -661,6 +667,12 @@ def interpret(
     if device in {"edge", "cpu"} and "efficiency" not in priorities:
         priorities.append("efficiency")
     resolution, resolution_m = _resolution(lowered)
+    permissive = _PERMISSIVE_NAMED.search(lowered)
+    if permissive and not _COMMERCIAL.search(lowered):
+        notes.append(
+            f"'{permissive.group(0)}' read as a licence that allows commercial use; "
+            "each answer shows its licence, to check against the one you need"
+        )
     regions = list(dict.fromkeys(r for r, _, _ in find_terms(lowered, "regions")))
     domain = [app_vocab.column(application, "domain")] if application else []
     bands = [
@@ -690,7 +702,8 @@ def interpret(
         priorities=priorities,
         exclusions=exclusions,
         multi_temporal=multi_temporal,
-        commercial_use=bool(_COMMERCIAL.search(lowered)) and not _NOT_COMMERCIAL.search(lowered),
+        commercial_use=bool(_COMMERCIAL.search(lowered) or permissive)
+        and not _NOT_COMMERCIAL.search(lowered),
         open_weights=bool(_OPEN_WEIGHTS.search(lowered)),
         precomputed_embeddings=bool(_PRECOMPUTED_EMBEDDINGS.search(lowered)),
     )

@@ -473,3 +473,20 @@ def test_a_bad_model_count_is_refused_with_what_to_give(k: str, capsys: pytest.C
 def test_select_models_refuses_a_bad_k(k: object) -> None:
     with pytest.raises(InputError, match="at least 1"):
         select_models("flood mapping with Sentinel-1", k=k, clarify=False, settings=_settings())  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("text", "commercial"),
+    [
+        ("a SAR model with open weights under Apache-2.0 for oil spill detection", True),
+        ("must be Apache or MIT licensed", True),
+        ("the model is licensed under MIT", True),
+        ("BSD 3-clause licence please", True),
+        ("I work at MIT on flood mapping", False),  # the institute, not the licence
+        ("apache helicopter detection", False),
+    ],
+)
+def test_a_named_permissive_licence_asks_for_commercial_use(text: str, commercial: bool) -> None:
+    result = interpret(text)
+    assert result.query.commercial_use is commercial
+    assert any("read as a licence that allows commercial use" in n for n in result.notes) is commercial
