@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from rsfmd.vocab import UnknownTermError, Vocabulary, _read_table, get_vocabulary
 
 if TYPE_CHECKING:
-    from rsfmd.schema import Benchmark
+    from rsfmd.schema import Benchmark, ModelRecord
 
 
 @dataclass(frozen=True)
@@ -99,6 +99,11 @@ def list_datasets() -> list[str]:
 _OTHER_OUTPUT_TASKS = frozenset(
     {"generation", "super-resolution", "captioning", "vqa", "visual grounding", "retrieval"}
 )
+
+
+def evaluated_on(record: ModelRecord, application: str | None) -> bool:
+    """Whether the record reports a result on ``application`` (False when none is given)."""
+    return application is not None and any(bench_application(b) == application for b in record.benchmarks)
 
 
 def bench_application(bench: Benchmark) -> str | None:

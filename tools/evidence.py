@@ -75,6 +75,16 @@ def dataset_identity(name: str) -> str:
     return info.name if info is not None else dataset_key(name)
 
 
+def dataset_identities(names: Sequence[str]) -> frozenset[str]:
+    """``dataset_identity`` of each name: the datasets a task named, to test results against."""
+    return _identities(tuple(names))
+
+
+@cache
+def _identities(names: tuple[str, ...]) -> frozenset[str]:
+    return frozenset(dataset_identity(n) for n in names)
+
+
 @dataclass(frozen=True)
 class Standing:
     """A value's place in its column: blended standing in [0, 1], column size, and rank."""
@@ -185,7 +195,7 @@ class EvidenceIndex:
                         rank=place.rank,
                     )
                 )
-        named = {dataset_identity(d) for d in query.datasets}
+        named = dataset_identities(query.datasets)
         items.sort(
             key=lambda i: (
                 -RELEVANCE_WEIGHT[i.relevance],
@@ -213,7 +223,7 @@ def _task_relevance(bench: Benchmark, query: StructuredQuery) -> str | None:
     if query.datasets:
         # The benchmarks the user named come first; other results on the application count as
         # results on the task.
-        if dataset_identity(bench.dataset) in {dataset_identity(d) for d in query.datasets}:
+        if dataset_identity(bench.dataset) in dataset_identities(query.datasets):
             return "application"
         if on_application:
             return "task"

@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from agent.query import StructuredQuery
-from rsfmd.datasets import bench_application
+from rsfmd.datasets import evaluated_on
 from rsfmd.licenses import allows_commercial_use
 from rsfmd.schema import Alignment, Category, ModelRecord
 from rsfmd.vocab import get_vocabulary
@@ -161,7 +161,7 @@ def task_violation(record: ModelRecord, query: StructuredQuery) -> str | None:
     task = query.task_type
     if task in OUTPUT_TASKS and task not in record.all_task_types:
         # A reported result on the user's application shows the model produces its output.
-        if query.application and any(bench_application(b) == query.application for b in record.benchmarks):
+        if evaluated_on(record, query.application):
             return None
         return f"does not do {task}"
     return None

@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from agent.query import StructuredQuery
-from rsfmd.datasets import bench_application
+from rsfmd.datasets import bench_application, evaluated_on
 from rsfmd.licenses import allows_commercial_use
 from rsfmd.schema import Alignment, Category, ModelRecord
 from tools.evidence import (
@@ -118,22 +118,23 @@ def application_fit(c: Candidate, query: StructuredQuery) -> Criterion:
     """Does the model do the user's kind of task?"""
     r = c.record
     tasks = set(r.all_task_types)
-    apps = {a for b in r.benchmarks if (a := bench_application(b))}
+    shown_on_application = evaluated_on(r, query.application)
     # Retrieval pairs images with another modality: text (vision-language) or sound (vision-audio).
     cross_modal = (
         {Category.vision_language, Category.vision_audio}
         if query.task_type == "retrieval"
         else {Category.vision_language}
     )
-    if query.task_type in VL_TASKS and r.category not in cross_modal and query.application not in apps:
+    if query.task_type in VL_TASKS and r.category not in cross_modal and not shown_on_application:
         return Criterion(0.1, evidence=[f"{query.task_type} needs a vision-language model"], known=True)
-    named = {dataset_identity(d): d for d in query.datasets}
-    if shown := sorted({named[k] for b in r.benchmarks if (k := dataset_identity(b.dataset)) in named}):
-        return Criterion(1.0, evidence=[f"evaluated on {', '.join(shown)}"])
-    if query.application and query.application in apps and query.datasets:
+    if query.datasets:
+        have = {dataset_identity(b.dataset) for b in r.benchmarks}
+        if shown := sorted({d for d in query.datasets if dataset_identity(d) in have}):
+            return Criterion(1.0, evidence=[f"evaluated on {', '.join(shown)}"])
+    if shown_on_application and query.datasets:
         text = f"evaluated on {query.application}, not on {', '.join(query.datasets)}"
         return Criterion(0.9, evidence=[text])
-    if query.application and query.application in apps:
+    if shown_on_application:
         imagery = requested_imagery(query)
         on_users_imagery = not imagery or any(
             bench_application(b) == query.application and same_imagery(b, imagery) for b in r.benchmarks
@@ -365,18 +366,24 @@ def popularity_fit(c: Candidate) -> Criterion:
     return Criterion(score, evidence=[f"in {len(sources)} independent evaluation(s)"], known=bool(sources))
 
 
+def _release_day(record: ModelRecord) -> dt.date | None:
+    """The release date, or mid-year when only the year is known; None when neither is."""
+    if record.release_date is not None:
+        return record.release_date
+    return dt.date(record.year, 7, 1) if record.year is not None else None
+
+
 def recency_fit(c: Candidate, newest: dt.date | None = None) -> Criterion:
     """Release year, as in the rubric (2025+ best).
 
     When the user asks for the latest models, ``newest`` (the latest release among the candidates)
     sets a finer scale: 1.0 for it, 0.2 less for every year before it.
     """
-    year = c.record.year
-    if year is None:
+    released = _release_day(c.record)
+    if released is None:
         return Criterion(0.4, evidence=["release date unknown"], known=False)
+    year = released.year
     if newest is not None:
-        # A record with a year only is placed mid-year.
-        released = c.record.release_date or dt.date(year, 7, 1)
         score = max(0.0, 1.0 - 0.2 * (newest - released).days / 365.25)
         shown = c.record.release_date.isoformat() if c.record.release_date else str(year)
         return Criterion(min(score, 1.0), evidence=[f"released {shown}"])
@@ -427,8 +434,7 @@ def regime_fit(c: Candidate, query: StructuredQuery) -> Criterion:
     if query.data_regime == "unlabeled":
         if r.category == Category.embedding_product:
             return Criterion(1.0, evidence=["precomputed embeddings for unsupervised use"])
-        ready = query.application and any(bench_application(b) == query.application for b in r.benchmarks)
-        if ready and r.weights_released:
+        if evaluated_on(r, query.application) and r.weights_released:
             # Released weights already trained for the user's application need no labels of theirs.
             return Criterion(0.9, evidence=[f"released weights already trained for {query.application}"])
         pretext = r.pretext_training_type or ""
@@ -459,7 +465,7 @@ def score_candidates(
 ) -> list[Candidate]:
     """Score every candidate (0-100) with per-model confidence; best first."""
     weights = query_weights(query)
-    dates = [c.record.release_date or dt.date(y, 7, 1) for c in candidates if (y := c.record.year)]
+    dates = [d for c in candidates if (d := _release_day(c.record))]
     newest = max(dates) if "recency" in query.priorities and dates else None
     for c in candidates:
         crit = {

@@ -21,7 +21,7 @@ from rsfmd.schema import ModelRecord
 from rsfmd.vocab import application_task_type, get_vocabulary
 from tools.capenc.fit import Distance, FitConfig, fit_cells, pairwise_distance
 from tools.capenc.matrix import ROW_SEPARATOR, Column, FloatArray, PerformanceMatrix, prepare, row_model_id
-from tools.evidence import dataset_identity
+from tools.evidence import dataset_identities, dataset_identity
 
 ARTIFACT_VERSION = 1
 N_BOOTSTRAP = 12
@@ -324,7 +324,7 @@ class CapabilitiesPredictor:
         """
         if not self.has_model(model_id):
             return None
-        keys = {dataset_identity(d) for d in datasets}
+        keys = dataset_identities(datasets)
         named = [c for c in self._columns if dataset_identity(c.dataset) in keys][:MAX_COLUMNS]
         columns = named or self.nearest_columns(task_type, application, sensors, modalities)
         if not columns:
