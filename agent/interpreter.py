@@ -149,20 +149,27 @@ def _dataset_matcher() -> list[tuple[re.Pattern[str], str, int, str]]:
     """
     table = get_dataset_table()
     apps = get_vocabulary("applications")
-    app_terms = [" ".join(_WORD.findall(t.lower())) for c in apps.names for t in apps.terms(c)]
+    # Application terms as words, and in the singular: (as written, singular).
+    app_terms = [
+        (key, _singular(key))
+        for c in apps.names
+        for t in apps.terms(c)
+        if (key := " ".join(_WORD.findall(t.lower())))
+    ]
     out: list[tuple[re.Pattern[str], str, int, str]] = []
     for canonical in table.names:
         for name in {canonical, *table.terms(canonical)[1:]}:
             words = _WORD.findall(name.lower())
-            key = " ".join(words)
             if not words:
                 continue
             plain = len(name) <= 4 or all(zipf_frequency(w, "en") >= _DATASET_WORD_ZIPF for w in words)
-            # 'brick kiln' (m-brick-kiln) inside 'brick kiln detection' names the task, not the dataset.
-            inside = re.compile(rf"(?<![a-z0-9]){re.escape(_singular(key))}(?![a-z0-9])")
-            if plain and any(t != key and inside.search(_singular(t)) for t in app_terms):
-                continue
-            if plain:  # exactly as written: 'burn_scars' is the dataset, 'burn scars' the task
+            if plain:
+                # 'brick kiln' (m-brick-kiln) inside 'brick kiln detection' names the task, not the dataset.
+                key = " ".join(words)
+                inside = re.compile(rf"(?<![a-z0-9]){re.escape(_singular(key))}(?![a-z0-9])")
+                if any(t != key and inside.search(singular) for t, singular in app_terms):
+                    continue
+                # Exactly as written: 'burn_scars' is the dataset, 'burn scars' the task.
                 pattern = re.compile(r"(?<![A-Za-z0-9])" + re.escape(name) + r"(?![A-Za-z0-9])")
             else:
                 pattern = re.compile(_phrase_pattern(name), re.IGNORECASE)
