@@ -20,6 +20,7 @@ from wordfreq import zipf_frequency
 from agent.query import ComputeBudget, Exclusions, MinPerformance, StructuredQuery
 from agent.wording import query_language, read_slips
 from rsfmd.datasets import find_dataset, get_dataset_table
+from rsfmd.regions import region_ancestors
 from rsfmd.vocab import (
     get_vocabulary,
     metric_info,
@@ -35,6 +36,7 @@ Encode = Callable[[Sequence[str]], np.ndarray]
 _UNSAFE_IN_TEXT = frozenset(
     {
         "us",
+        "u.s.",
         "ms",
         "cd",
         "tm",
@@ -71,8 +73,39 @@ _UNSAFE_IN_TEXT = frozenset(
         "sound",
         "audio",
         "emit",
+        # Country names that are also everyday words or names.
+        "turkey",
+        "chad",
+        "jordan",
+        "guinea",
+        "niger",
+        "mali",
+        "togo",
     }
 )
+# The written forms in which an unsafe synonym is still safe: an acronym in capitals ('EMIT',
+# 'US'), a company or country with its capital ('Planet', 'Turkey'). Matched case-sensitively.
+_CASED_FORMS: dict[tuple[str, str], tuple[str, ...]] = {
+    ("regions", "us"): ("US", "U.S."),
+    ("regions", "turkey"): ("Turkey",),
+    ("regions", "chad"): ("Chad",),
+    ("regions", "jordan"): ("Jordan",),
+    ("regions", "guinea"): ("Guinea",),
+    ("regions", "niger"): ("Niger",),
+    ("regions", "mali"): ("Mali",),
+    ("regions", "togo"): ("Togo",),
+    ("sensors", "planet"): ("Planet",),
+    ("sensors", "emit"): ("EMIT",),
+    ("sensors", "spot"): ("SPOT",),
+    ("sensors", "oli"): ("OLI",),
+    ("sensors", "abi"): ("ABI",),
+    ("sensors", "ahi"): ("AHI",),
+    ("sensors", "msi"): ("MSI",),
+    ("sensors", "als"): ("ALS",),
+    ("modalities", "msi"): ("MSI",),
+    ("modalities", "als"): ("ALS",),
+    ("modalities", "dem"): ("DEM",),
+}
 _SEP = r"[\s\-_./]*"
 
 
@@ -120,19 +153,28 @@ def _verb_pattern(phrase: str) -> str | None:
 
 @cache
 def _matcher(vocabulary: str) -> list[tuple[re.Pattern[str], str, int, str]]:
-    """(pattern, canonical, phrase length, probe) for every term, longest first."""
+    """(pattern, canonical, phrase length, probe) for every term, longest first.
+
+    Patterns ignore case, except those of the written forms in ``_CASED_FORMS``.
+    """
     vocab = get_vocabulary(vocabulary)
     out: list[tuple[re.Pattern[str], str, int, str]] = []
     for canonical in vocab.names:
         for synonym in {s.lower() for s in vocab.terms(canonical)}:
+            for form in _CASED_FORMS.get((vocabulary, synonym), ()):
+                # A capitalised word opening a sentence may be the plain word ('Planet-wide').
+                opening = form.istitle() and vocabulary == "sensors"
+                before = r"(?:(?<=[^.!?\s]\s)|(?<=[(/'\"]))" if opening else r"(?<![A-Za-z0-9])"
+                pattern = before + re.escape(form) + r"(?![A-Za-z0-9])"
+                out.append((re.compile(pattern), canonical, len(form), form.lower()))
             if synonym in _UNSAFE_IN_TEXT or len(synonym) < 2:
                 continue
             probe = _probe(synonym)
-            out.append((re.compile(_phrase_pattern(synonym)), canonical, len(synonym), probe))
+            out.append((re.compile(_phrase_pattern(synonym), re.IGNORECASE), canonical, len(synonym), probe))
             if vocabulary == "applications" and (verb := _verb_pattern(synonym)):
                 # The object keeps its longest word unless that word was the noun ('mapping').
                 head = synonym.rsplit(" ", 1)[0]
-                out.append((re.compile(verb), canonical, len(synonym), _probe(head)))
+                out.append((re.compile(verb, re.IGNORECASE), canonical, len(synonym), _probe(head)))
     out.sort(key=lambda item: -item[2])
     return out
 
@@ -288,16 +330,22 @@ def find_terms(text: str, vocabulary: str) -> list[tuple[str, int, int]]:
 
 
 def _expand_sensor_shorthand(text: str) -> str:
+    """'S1/S2' -> 'sentinel-1 and sentinel-2' (any case in, the expansions in lower case)."""
+    i = re.IGNORECASE
     text = re.sub(
         r"sentinel[\s-]*([1-5])\s*(?:and|&|/|,|\+)\s*(?:sentinel)?[\s-]*([1-5])\b",
         r"sentinel-\1 and sentinel-\2",
         text,
+        flags=i,
     )
-    text = re.sub(r"\bs([12])\s*(?:and|&|/|\+)\s*s?([12])\b", r"sentinel-\1 and sentinel-\2", text)
+    text = re.sub(r"\bs([12])\s*(?:and|&|/|\+)\s*s?([12])\b", r"sentinel-\1 and sentinel-\2", text, flags=i)
     text = re.sub(
-        r"landsat[\s-]*([4-9])\s*(?:and|&|/|,)\s*-?\s*([4-9])\b", r"landsat-\1 and landsat-\2", text
+        r"landsat[\s-]*([4-9])\s*(?:and|&|/|,)\s*-?\s*([4-9])\b",
+        r"landsat-\1 and landsat-\2",
+        text,
+        flags=i,
     )
-    return re.sub(r"\bs1\b", "sentinel-1", re.sub(r"\bs2\b", "sentinel-2", text))
+    return re.sub(r"\bs1\b", "sentinel-1", re.sub(r"\bs2\b", "sentinel-2", text, flags=i), flags=i)
 
 
 _REGIMES: tuple[tuple[str, str], ...] = (
@@ -530,7 +578,11 @@ _APPLICATION_VECTORS: dict[Encode, np.ndarray] = {}
 # or region names ("SAR", "Sentinel-2 imagery") gets no application guessed by similarity.
 _GENERIC = (
     "a an and any best data for from good i image images imagery in is me model models my need of on "
-    "please remote satellite sensing some suggest the to use want what which with"
+    "please remote satellite sensing some suggest the to use want what which with "
+    # Asking which models exist for some data names no task either ('which foundation models
+    # support EnMAP data?').
+    "accept accepts all are available can compatible could does foundation handle handles input "
+    "inputs list recommend should support supported supports take takes that there work works"
 )
 _GENERIC_WORDS = frozenset(_GENERIC.split())
 
@@ -563,11 +615,15 @@ def interpret(
     text: str, encode: Encode | None = None, *, similarity_threshold: float = 0.45
 ) -> Interpretation:
     """Parse a free-text task into a StructuredQuery with rules (and embeddings for applications)."""
-    lowered = _expand_sensor_shorthand(" ".join(text.lower().split()))
+    # As written (acronyms and proper names keep their case), and in lower case for the rules.
+    written = _expand_sensor_shorthand(" ".join(text.split()))
+    lowered = written.lower()
+    if len(lowered) != len(written):  # a character whose lower case is longer: spans would differ
+        written = lowered
     notes: list[str] = []
     exclusions = _exclusions(lowered)
 
-    sensors = [s for s, _, _ in find_terms(lowered, "sensors") if s not in exclusions.sensors]
+    sensors = [s for s, _, _ in find_terms(written, "sensors") if s not in exclusions.sensors]
     if not sensors:
         for sensor, written in find_terms_fuzzy(lowered, "sensors"):
             if sensor not in exclusions.sensors:
@@ -578,7 +634,7 @@ def interpret(
     apps = find_terms(lowered, "applications")
     modalities = [
         m
-        for m, s, e in find_terms(lowered, "modalities")
+        for m, s, e in find_terms(written, "modalities")
         if not any(a <= s and e <= b and m not in typical_modalities(app) for app, a, b in apps)
     ]
     if re.search(r"\bsar\b|\bradar\b|\binsar\b", lowered):
@@ -680,7 +736,9 @@ def interpret(
             f"'{permissive.group(0)}' read as a licence that allows commercial use; "
             "each answer shows its licence, to check against the one you need"
         )
-    regions = list(dict.fromkeys(r for r, _, _ in find_terms(lowered, "regions")))
+    found = list(dict.fromkeys(r for r, _, _ in find_terms(written, "regions")))
+    # 'the U.S. Midwest' is the Midwest: a region that contains another one named is dropped.
+    regions = [r for r in found if not any(o != r and r in region_ancestors(o) for o in found)]
     domain = [app_vocab.column(application, "domain")] if application else []
     bands = [
         b

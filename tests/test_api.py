@@ -284,7 +284,48 @@ def test_gpu_memory_sets_a_size_budget_and_says_how(text: str, limit: float) -> 
     assert any("GB of GPU memory read as" in n for n in result.notes) == (limit != 100.0)
 
 
-@pytest.mark.parametrize("text", ["SAR", "Sentinel-2 imagery", "I need a model for my satellite images"])
+@pytest.mark.parametrize(
+    ("text", "regions"),
+    [
+        ("smallholder farm mapping in Kenya", ["Kenya"]),
+        ("crop yield at county level in the US using MODIS", ["United States"]),
+        ("crop yield in the U.S. Midwest", ["US Midwest"]),  # the Midwest, not all of the US
+        ("Let us know which model maps floods", []),  # 'us' the word
+        ("flood mapping in Turkey", ["Turkey"]),
+        ("counting turkey farms from drone images", []),
+        ("landslides in the Indo-Gangetic Plain and Scandinavia", ["Indo-Gangetic Plain", "Scandinavia"]),
+        ("wetlands in the Nile Delta", ["Nile Delta"]),
+    ],
+)
+def test_countries_and_regions_are_read_with_their_case_where_it_matters(
+    text: str, regions: list[str]
+) -> None:
+    assert interpret(text).query.region == regions
+
+
+@pytest.mark.parametrize(
+    ("text", "sensor"),
+    [
+        ("methane plume detection with EMIT hyperspectral data", "EMIT"),
+        ("500 labelled tiles of Planet imagery", "PlanetScope"),
+        ("building footprints from SPOT imagery", "SPOT"),
+    ],
+)
+def test_acronyms_and_company_names_are_sensors_when_written_as_such(text: str, sensor: str) -> None:
+    assert sensor in interpret(text).query.sensor
+    assert interpret(text.lower()).query.sensor == []  # 'emit', 'planet', 'spot' the words
+    assert interpret("Planet-wide land cover maps").query.sensor == []  # a sentence opening with the word
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "SAR",
+        "Sentinel-2 imagery",
+        "I need a model for my satellite images",
+        "which models support EnMAP data?",
+    ],
+)
 def test_no_application_is_guessed_from_data_words_alone(text: str) -> None:
     encode = get_resources(_settings()).encoder.encode
     assert interpret(text, encode).query.application is None

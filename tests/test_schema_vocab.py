@@ -7,8 +7,9 @@ import datetime as dt
 import pytest
 from pydantic import ValidationError
 
-from rsfmd.datasets import find_dataset
+from rsfmd.datasets import dataset_info, find_dataset, get_dataset_table
 from rsfmd.loader import load_records
+from rsfmd.regions import Coverage, coverage, region_ancestors, region_coverage, region_kind
 from rsfmd.schema import Benchmark, ModelRecord
 from rsfmd.vocab import (
     UnknownTermError,
@@ -209,3 +210,34 @@ def test_weights_released_reads_the_flag_first_then_a_link() -> None:
 def test_a_weights_link_beside_an_unreleased_flag_is_refused() -> None:
     with pytest.raises(ValidationError, match="weights_available is false but a weights link"):
         make_record(weights_available=False, weights="https://example.org/w")
+
+
+def test_regions_form_a_hierarchy_placed_on_continents() -> None:
+    vocab = get_vocabulary("regions")
+    for name in vocab.names:
+        parents = [p for p in vocab.column(name, "part_of").split("|") if p]
+        assert all(p in vocab.rows for p in parents), name
+        assert name not in {a for p in parents for a in region_ancestors(p)}, f"{name} is part of itself"
+        if region_kind(name) in {"country", "subregion"}:
+            places = {region_kind(a) for a in region_ancestors(name)}
+            assert places & {"continent", "polar"}, f"{name} is on no continent"
+    assert region_ancestors("Kenya") == {"Kenya", "East Africa", "Sub-Saharan Africa", "Africa"}
+    assert "Arctic" in region_ancestors("Svalbard") and "Norway" in region_ancestors("Svalbard")
+    # Every region the dataset table names is in the vocabulary.
+    table = get_dataset_table()
+    unknown = {r for n in table.names for r in dataset_info(n).regions if vocab.get(r) is None}
+    assert unknown == set()
+
+
+def test_region_coverage_says_how_data_from_one_region_relates_to_another() -> None:
+    assert region_coverage("Global", "Kenya") is Coverage.covers
+    assert region_coverage("Africa", "Kenya") is Coverage.covers
+    assert region_coverage("Kenya", "Africa") is Coverage.inside
+    assert region_coverage("Uganda", "Kenya") is Coverage.near
+    assert region_coverage("France", "Kenya") is Coverage.elsewhere
+    assert region_coverage("Mars", "Arctic") is Coverage.elsewhere
+    assert region_coverage("Canada", "Arctic") is Coverage.unknown  # overlapping, the table cannot say
+    assert region_coverage("Tropics", "Kenya") is Coverage.unknown  # a theme says neither way
+    assert coverage(["France", "Tropics"], ["Kenya"]) is Coverage.unknown
+    assert coverage(["France", "Global"], ["Kenya"]) is Coverage.covers
+    assert coverage([], ["Kenya"]) is Coverage.unknown

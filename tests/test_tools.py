@@ -491,3 +491,34 @@ def test_retrieval_of_sounds_is_a_vision_audio_task() -> None:
     captions = StructuredQuery(application="image captioning", task_type="captioning", modality=["RGB"])
     (scored,) = score_candidates([Candidate(audio)], captions, EvidenceIndex([audio]))
     assert scored.criteria["application"].score == 0.1
+
+
+def test_pretraining_and_evaluation_regions_weigh_against_the_users_region() -> None:
+    kwargs: dict[str, Any] = {"modalities": ["Multispectral"], "num_parameters": 86}
+    worldwide = record("worldwide", pretraining_phases=[{"regions_coverage": ["global"]}], **kwargs)
+    french = record("french", pretraining_phases=[{"regions_coverage": ["France"]}], **kwargs)
+    unstated = record("unstated", **kwargs)
+    # Benin is in Africa: the dataset table places 'm-cashew-plantation' there.
+    tested = record(
+        "tested", benchmarks=[bench("m-cashew-plantation", "mIoU", 50.0, app="crop type mapping")], **kwargs
+    )
+    kenya = StructuredQuery(application="crop type mapping", modality=["Multispectral"], region=["Africa"])
+    fit = {
+        r.model_id: generalizability_fit(Candidate(r), kenya) for r in (worldwide, french, unstated, tested)
+    }
+    assert fit["worldwide"].score > fit["unstated"].score > fit["french"].score
+    assert fit["tested"].score > fit["unstated"].score
+    assert "pretraining data covers Africa (global)" in fit["worldwide"].evidence
+    assert any(
+        e.startswith("evaluated on data from Africa: m-cashew-plantation") for e in fit["tested"].evidence
+    )
+    # Without a region, France-only pretraining is not held against the model.
+    no_region = StructuredQuery(application="crop type mapping", modality=["Multispectral"])
+    assert (
+        generalizability_fit(Candidate(french), no_region).score
+        == generalizability_fit(Candidate(french)).score
+    )
+    ranked = score_candidates([Candidate(french)], kenya, EvidenceIndex([french]))
+    trade_offs = explain(ranked, kenya)[0].trade_offs
+    said = [t for t in trade_offs if "pretrained only on data from france, not africa" in t.lower()]
+    assert len(said) == 1, trade_offs

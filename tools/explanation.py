@@ -12,7 +12,7 @@ from agent.query import StructuredQuery
 from agent.selection import EvidenceNumber, Links, RankedModel
 from rsfmd.licenses import allows_commercial_use
 from rsfmd.schema import Category
-from tools.ranking import Candidate
+from tools.ranking import Candidate, region_fit
 
 if TYPE_CHECKING:
     from agent.selection import Selection
@@ -73,6 +73,9 @@ def _trade_offs(c: Candidate, query: StructuredQuery) -> list[str]:
         out.append(f"{stated}: confirm it allows commercial use")
     for constraint in c.relaxed:
         out.append(f"Does not meet your {constraint.replace('_', ' ')} constraint (closest match)")
+    mismatch = region_fit(r, query.region).mismatch if query.region else None
+    if mismatch and not any(mismatch in line for line in out):
+        out.append(mismatch[0].upper() + mismatch[1:])
     if query.multi_temporal and "Multi-temporal" not in r.modalities and r.temporal_alignment is None:
         out.append("Treats each date separately; temporal modelling must be added on top")
     return out[:5]

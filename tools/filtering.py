@@ -33,6 +33,8 @@ SENSOR_FAMILIES: tuple[frozenset[str], ...] = (
     frozenset({"Gaofen-1", "Gaofen-2", "Gaofen-6"}),
     frozenset({"Aerial", "NAIP", "UAV"}),
     frozenset({"AVIRIS", "Airborne hyperspectral"}),
+    # Spaceborne imaging spectrometers covering 400-2500 nm at 30-60 m (DESIS stops at 1000 nm).
+    frozenset({"Hyperion", "Gaofen-5", "EnMAP", "PRISMA", "EMIT"}),
 )
 # Relaxed in this order when nothing (or too little) survives; modality is never relaxed.
 RELAXATION_ORDER: tuple[str, ...] = (

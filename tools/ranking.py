@@ -14,11 +14,14 @@ import math
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 
 from agent.query import StructuredQuery
-from rsfmd.datasets import bench_application, evaluated_on
+from rsfmd.datasets import bench_application, dataset_info, evaluated_on, find_dataset, strip_qualifier
 from rsfmd.licenses import allows_commercial_use
+from rsfmd.regions import Coverage, coverage, region_kind
 from rsfmd.schema import Alignment, Category, ModelRecord
+from rsfmd.vocab import get_vocabulary
 from tools.evidence import (
     RELATED_TASKS,
     RELEVANCE_WEIGHT,
@@ -194,9 +197,9 @@ def modality_fit(c: Candidate, query: StructuredQuery) -> Criterion:
         elif direct:
             score = 0.75 * score + 0.25
             evidence.append(f"documented for {', '.join(sorted(direct))}")
-        elif set(r.supported_sensors) & family:
+        elif related := set(r.supported_sensors) & family:
             score = 0.75 * score + 0.15
-            evidence.append("documented for a closely related sensor")
+            evidence.append(f"documented for {', '.join(sorted(related))}, a closely related sensor")
         elif r.spectral_alignment == Alignment.full:
             score = 0.75 * score + 0.15
             evidence.append("wavelength-aware: takes arbitrary band sets")
@@ -313,24 +316,92 @@ def efficiency_fit(c: Candidate, query: StructuredQuery) -> Criterion:
     return Criterion(score, evidence=[f"smallest variant {size:g}M parameters{budget}"])
 
 
-def generalizability_fit(c: Candidate) -> Criterion:
-    """Diversity and scale of pretraining: regions, modalities, sensors, images."""
+def generalizability_fit(c: Candidate, query: StructuredQuery | None = None) -> Criterion:
+    """Diversity and scale of pretraining: regions, modalities, sensors, images.
+
+    When the task names a region, geography is how well the pretraining regions, and the
+    datasets the model was evaluated on, cover it.
+    """
     r = c.record
     names = _region_names(r)
     regions = " ".join(n.lower() for n in names)
     images = sum(p.num_images or 0 for p in r.pretraining_phases)
     known = bool(regions or images or r.supported_sensors)
     geo = 1.0 if ("global" in regions or "world" in regions) else 0.6 if regions else 0.4
+    evidence: list[str] = []
+    if query is not None and query.region:
+        fit = region_fit(r, query.region)
+        geo = _COVERAGE_SCORE.get(fit.pretraining, geo)
+        if fit.evaluated_in:
+            geo = max(geo, 0.9)
+        evidence.extend(fit.evidence)
+        known = known or bool(fit.evaluated_in)
     mods = min(1.0, len(set(r.modalities) - {"Text", "Location"}) / 3)
     sensors = min(1.0, len(r.supported_sensors) / 4)
     scale = min(1.0, math.log10(images) / 7) if images > 0 else 0.3
     score = 0.35 * geo + 0.25 * mods + 0.15 * sensors + 0.25 * scale
-    evidence = []
-    if names:
+    if names and not any(e.startswith("pretrain") for e in evidence):
         evidence.append(f"pretrained on data covering {_shorten(', '.join(names), 60)}")
     if images:
         evidence.append(f"{images:,} pretraining images")
     return Criterion(score, evidence=evidence, known=known)
+
+
+# Geography score by how pretraining regions cover the user's region (unknown keeps the default).
+_COVERAGE_SCORE = {Coverage.covers: 1.0, Coverage.inside: 0.8, Coverage.near: 0.6, Coverage.elsewhere: 0.1}
+
+
+@dataclass(frozen=True)
+class RegionFit:
+    """How a model's pretraining and evaluation data relate to the user's region."""
+
+    pretraining: Coverage
+    evaluated_in: tuple[str, ...]  # datasets from the user's region the model has results on
+    evidence: tuple[str, ...]
+    mismatch: str | None  # said as a trade-off: pretrained only on other continents
+
+
+def region_fit(record: ModelRecord, wanted: Sequence[str]) -> RegionFit:
+    """Pretraining coverage of the user's regions, and results on datasets from them."""
+    have = [g for n in _region_names(record) for g in _regions_in(n)]
+    pretraining = coverage(have, wanted)
+    evaluated = sorted(
+        {
+            strip_qualifier(b.dataset)
+            for b in record.benchmarks
+            if (info := find_dataset(b.dataset)) is not None
+            and coverage(_dataset_regions(info.name), wanted) in {Coverage.covers, Coverage.inside}
+            and not any(region_kind(g) == "scope" for g in _dataset_regions(info.name))
+        }
+    )
+    where = " and ".join(wanted)
+    names = _shorten(", ".join(_region_names(record)), 60)
+    evidence: list[str] = []
+    if pretraining is Coverage.covers:
+        evidence.append(f"pretraining data covers {where} ({names})")
+    elif pretraining is Coverage.inside:
+        evidence.append(f"pretraining data covers part of {where} ({names})")
+    if evaluated:
+        evidence.append(f"evaluated on data from {where}: {_shorten(', '.join(evaluated), 60)}")
+    mismatch = None
+    if pretraining is Coverage.elsewhere:
+        mismatch = f"pretrained only on data from {names}, not {where}"
+        evidence.append(mismatch)
+    return RegionFit(pretraining, tuple(evaluated), tuple(evidence), mismatch)
+
+
+@cache
+def _regions_in(text: str) -> tuple[str, ...]:
+    """Canonical regions named in a free-text region ('United States (42 cities)')."""
+    from agent.interpreter import find_terms
+
+    return tuple(dict.fromkeys(g for g, _, _ in find_terms(text, "regions")))
+
+
+@cache
+def _dataset_regions(name: str) -> tuple[str, ...]:
+    vocab = get_vocabulary("regions")
+    return tuple(g for r in dataset_info(name).regions if (g := vocab.get(r)))
 
 
 # Pretext descriptions that say the model learnt from labels (or was only fine-tuned).
@@ -473,7 +544,7 @@ def score_candidates(
             "modality": modality_fit(c, query),
             "performance": performance_fit(c, query, index, predict),
             "efficiency": efficiency_fit(c, query),
-            "generalizability": generalizability_fit(c),
+            "generalizability": generalizability_fit(c, query),
             "popularity": popularity_fit(c),
             "recency": recency_fit(c, newest),
         }
