@@ -200,6 +200,8 @@ def _dataset_matcher() -> list[tuple[re.Pattern[str], str, int, str]]:
     ]
     out: list[tuple[re.Pattern[str], str, int, str]] = []
     for canonical in table.names:
+        if not table.column(canonical, "task_type"):
+            continue  # a pretraining corpus (SeCo, SSL4EO-S12) is no benchmark; its name is the model's
         for name in {canonical, *table.terms(canonical)[1:]}:
             words = _WORD.findall(name.lower())
             if not words:

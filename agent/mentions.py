@@ -2,7 +2,8 @@
 
 Names and aliases come from RS-FMD. A name that is also an ordinary English word ("Clay", "RANGE",
 "Falcon") or has three letters or fewer ("MTP") counts only when written as the record writes it;
-other names count in any case. Names that are vocabulary terms (a sensor, a dataset) never count.
+other names count in any case. Names that are vocabulary terms (a sensor, a benchmark dataset) never
+count; a pretraining corpus that shares its model's name (SeCo, SSL4EO-S12) is the model.
 A name after "not", "no", "except", "without", "excluding", "other than", "besides" or "but" is an
 exclusion.
 """
@@ -102,10 +103,14 @@ class ModelNames:
 
 
 def _vocabulary_keys() -> set[str]:
-    """Every sensor, modality, task, application, region, metric and dataset name, lower-case."""
+    """Every sensor, modality, task, application, region, metric and benchmark name, lower-case."""
     keys: set[str] = set()
-    tables = [get_vocabulary(name) for name in list_vocabularies()] + [get_dataset_table()]
-    for table in tables:
+    for name in list_vocabularies():
+        table = get_vocabulary(name)
         for canonical in table.names:
             keys.update(term.lower() for term in table.terms(canonical))
+    datasets = get_dataset_table()
+    for canonical in datasets.names:
+        if datasets.column(canonical, "task_type"):  # benchmarks; not pretraining corpora
+            keys.update(term.lower() for term in datasets.terms(canonical))
     return keys

@@ -419,6 +419,7 @@ def test_text_is_no_imagery_when_results_are_compared_with_the_users_data() -> N
         ("brick kiln detection in Bangladesh", [], "brick kiln detection"),
         ("something like Prithvi but smaller, for burn scars", [], "burn scar mapping"),
         ("a model for HLS data for land cover", [], "land cover mapping"),
+        ("compare SeCo and CROMA for land cover mapping", [], "land cover mapping"),  # SeCo the model
     ],
 )
 def test_benchmark_datasets_named_in_the_task_are_read(

@@ -34,6 +34,10 @@ def _settings() -> Settings:
         ("Clay soil mapping with Sentinel-2", [], []),  # the common word opening the text
         ("mapping the range of a species", [], []),  # 'RANGE' only as the record writes it
         ("clay soils and the range of crops", [], []),
+        # A pretraining corpus that shares its model's name is the model; a benchmark is not.
+        ("compare SeCo and CROMA", ["seco", "croma"], []),
+        ("a model pretrained on SSL4EO-S12 but not MMEarth", ["ssl4eo-s12"], ["mmearth"]),
+        ("the best model on EuroSAT", [], []),
     ],
 )
 def test_model_names_in_text(names: ModelNames, text: str, named: list[str], excluded: list[str]) -> None:

@@ -522,3 +522,10 @@ def test_pretraining_and_evaluation_regions_weigh_against_the_users_region() -> 
     trade_offs = explain(ranked, kenya)[0].trade_offs
     said = [t for t in trade_offs if "pretrained only on data from france, not africa" in t.lower()]
     assert len(said) == 1, trade_offs
+
+
+def test_data_taken_only_through_a_related_input_is_always_said() -> None:
+    dem = record("dem-model", modalities=["DEM", "Multispectral"], num_parameters=86)
+    lidar = StructuredQuery(task_type="segmentation", modality=["LiDAR"])
+    ranked = score_candidates([Candidate(dem)], lidar, EvidenceIndex([dem]))
+    assert "Data fit: LiDAR only through related input (DEM)" in explain(ranked, lidar)[0].trade_offs

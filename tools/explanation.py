@@ -53,6 +53,10 @@ def _trade_offs(c: Candidate, query: StructuredQuery) -> list[str]:
     for name, criterion in c.criteria.items():
         if criterion.score < 0.4 and criterion.weight >= 0.1 and criterion.evidence:
             out.append(f"Weaker {_CRITERION_LABEL[name]}: {criterion.evidence[0]}")
+    data = c.criteria.get("modality")
+    if data is not None and data.score >= 0.4:
+        # Taking the user's data only through a related input is said even when the fit is middling.
+        out.extend(f"Data fit: {e}" for e in data.evidence if "only through related input" in e)
     size = r.largest_parameters
     small = r.smallest_parameters
     if r.category == Category.embedding_product:
