@@ -363,7 +363,7 @@ _REGIMES: tuple[tuple[str, str], ...] = (
         "few-shot",
         r"few[\s-]?shot|(?:a )?few (?:labell?ed|annotated)|few labels|small (?:set|number|amount) of "
         r"(?:labell?ed|annotated|labels)|handful of|limited (?:labels|labell?ed|annotations)|scarce labels|"
-        r"label[\s-]scarce|low[\s-]data|only \d+ (?:labell?ed|annotated)|sparse labels|\d+ labell?ed",
+        r"label[\s-]scarce|low[\s-]data|sparse labels",
     ),
     (
         "full-labels",
@@ -479,6 +479,36 @@ _PRECOMPUTED_EMBEDDINGS = re.compile(
     r"\bembeddings?\s+(?:that\s+|which\s+)?(?:i|we)\s+(?:can|could)\s+download\b|"
     r"\bdownload\s+(?:the\s+)?embeddings?\b"
 )
+
+
+_COUNT = r"(\d[\d,]*(?:\.\d+)?)\s*(k|thousand|m|million)?"
+_LABELLED = r"(?:hand[\s-]|manually\s+)?(?:labell?ed|annotated|ground[\s-]truth(?:ed)?)"
+# '500 labelled tiles', 'we annotated 12,000 patches', 'a labelled dataset of 15k images'.
+_LABEL_COUNTS = (
+    re.compile(rf"\b{_COUNT}\s+{_LABELLED}\s+([a-z]+)(\s+per\s+class)?"),
+    re.compile(rf"\b(?:labell?ed|annotated)\s+{_COUNT}\s+([a-z]+)(\s+per\s+class)?"),
+    re.compile(rf"\b{_LABELLED}\s+(?:dataset|set|data)\s+of\s+{_COUNT}\s+([a-z]+)(\s+per\s+class)?"),
+)
+_NOT_SAMPLES = frozenset({"pixels", "pixel", "points", "bands", "classes", "categories", "percent", "hours"})
+FEW_LABELS, FEW_LABELS_PER_CLASS = 5000, 500
+"""Fewer labelled samples than this (in all, or per class) read as few-shot; more as enough to fine-tune."""
+
+
+def _label_count(text: str) -> tuple[str, str] | None:
+    """(regime, note) from a stated number of labelled samples; None when no count is stated."""
+    for pattern in _LABEL_COUNTS:
+        match = pattern.search(text)
+        if match is None or match.group(3) in _NOT_SAMPLES:
+            continue
+        scale = {"k": 1e3, "thousand": 1e3, "m": 1e6, "million": 1e6}.get(match.group(2) or "", 1.0)
+        count = float(match.group(1).replace(",", "")) * scale
+        per_class = bool(match.group(4))
+        limit = FEW_LABELS_PER_CLASS if per_class else FEW_LABELS
+        regime = "few-shot" if count < limit else "full-labels"
+        reading = "few labels" if regime == "few-shot" else "enough labels to fine-tune"
+        bound = f"{'fewer than' if regime == 'few-shot' else 'at least'} {limit:,}{' per class' if per_class else ''}"
+        return regime, f"'{match.group(0).strip()}' read as {reading} ({bound})"
+    return None
 
 
 def _first(patterns: tuple[tuple[str, str], ...], text: str) -> str | None:
@@ -714,6 +744,9 @@ def interpret(
         task_type = "multi-label classification"
 
     regime = _first(_REGIMES, lowered)
+    if regime is None and (counted := _label_count(lowered)):
+        regime = counted[0]
+        notes.append(counted[1])
     if regime == "zero-shot" and task_type in {"classification", "multi-label classification", None}:
         # Classifying without any labels is zero-shot classification: vision-language territory.
         task_type = "zero-shot classification"

@@ -304,6 +304,26 @@ def test_countries_and_regions_are_read_with_their_case_where_it_matters(
 
 
 @pytest.mark.parametrize(
+    ("text", "regime"),
+    [
+        ("I have 500 labelled tiles for flood mapping", "few-shot"),
+        ("only 50 labeled samples per class", "few-shot"),
+        ("we have 3k labelled chips", "few-shot"),
+        ("I have 20,000 labelled images for flood mapping", "full-labels"),
+        ("we annotated 12000 patches of buildings", "full-labels"),
+        ("a labelled dataset of 15,000 images", "full-labels"),
+        ("1M labelled pixels for land cover", None),  # pixels say nothing of how many samples
+        ("few-shot, 20,000 labelled images", "few-shot"),  # the words win over the count
+    ],
+)
+def test_a_stated_number_of_labels_sets_the_data_regime_and_says_how(text: str, regime: str | None) -> None:
+    result = interpret(text)
+    assert result.query.data_regime == regime
+    counted = [n for n in result.notes if "read as few labels" in n or "read as enough labels" in n]
+    assert len(counted) == (1 if regime and "few-shot," not in text else 0)
+
+
+@pytest.mark.parametrize(
     ("text", "sensor"),
     [
         ("methane plume detection with EMIT hyperspectral data", "EMIT"),
