@@ -382,7 +382,9 @@ _DEVICES: tuple[tuple[str, str], ...] = (
     ("cpu", r"cpu[\s-]only|no gpu|without (?:a |any )?gpu|laptop|\bcpus?\b|no graphics card"),
     (
         "multi-gpu",
-        r"cluster|multiple gpus|multi[\s-]gpu|cloud gpus|gpu cloud|a100s|h100s|hpc|supercomputer|"
+        # 'a cluster', 'GPU cluster'; not 'to cluster land use' or 'clustering'.
+        r"(?:gpu|compute|computing|hpc|slurm|university|our|a|the|large)\s+cluster\b|cluster of gpus|"
+        r"multiple gpus|multi[\s-]gpu|cloud gpus|gpu cloud|a100s|h100s|\bhpc\b|supercomputer|"
         r"many gpus|can afford large|large compute|high[\s-]end compute|plenty of compute",
     ),
     (
@@ -481,6 +483,9 @@ _PRECOMPUTED_EMBEDDINGS = re.compile(
 )
 
 
+_CLUSTERING = re.compile(
+    r"\bclustering\b|\bto cluster\b|\bcluster (?:them|the|my|our|these|land|pixels|images|tiles|scenes|patches)\b"
+)
 _COUNT = r"(\d[\d,]*(?:\.\d+)?)\s*(k|thousand|m|million)?"
 _LABELLED = r"(?:hand[\s-]|manually\s+)?(?:labell?ed|annotated|ground[\s-]truth(?:ed)?)"
 # '500 labelled tiles', 'we annotated 12,000 patches', 'a labelled dataset of 15k images'.
@@ -744,6 +749,9 @@ def interpret(
         task_type = "multi-label classification"
 
     regime = _first(_REGIMES, lowered)
+    if _CLUSTERING.search(lowered) and regime in {None, "zero-shot"}:
+        # Grouping embeddings without labels is unsupervised use of an encoder, not zero-shot prompting.
+        regime = "unlabeled"
     if regime is None and (counted := _label_count(lowered)):
         regime = counted[0]
         notes.append(counted[1])

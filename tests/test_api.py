@@ -323,6 +323,13 @@ def test_a_stated_number_of_labels_sets_the_data_regime_and_says_how(text: str, 
     assert len(counted) == (1 if regime and "few-shot," not in text else 0)
 
 
+def test_clustering_is_unsupervised_use_and_never_a_compute_cluster() -> None:
+    query = interpret("I want embeddings of Sentinel-2 tiles to cluster land use without labels").query
+    assert query.data_regime == "unlabeled"  # not zero-shot prompting
+    assert query.deployment_device is None
+    assert interpret("we train on a GPU cluster").query.deployment_device == "multi-gpu"
+
+
 @pytest.mark.parametrize(
     ("text", "sensor"),
     [
