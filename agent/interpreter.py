@@ -484,7 +484,8 @@ _PRECOMPUTED_EMBEDDINGS = re.compile(
 
 
 _CLUSTERING = re.compile(
-    r"\bclustering\b|\bto cluster\b|\bcluster (?:them|the|my|our|these|land|pixels|images|tiles|scenes|patches)\b"
+    r"\bclustering\b|\bto cluster\b|"
+    r"\bcluster (?:them|the|my|our|these|land|pixels|images|tiles|scenes|patches)\b"
 )
 _COUNT = r"(\d[\d,]*(?:\.\d+)?)\s*(k|thousand|m|million)?"
 _LABELLED = r"(?:hand[\s-]|manually\s+)?(?:labell?ed|annotated|ground[\s-]truth(?:ed)?)"
@@ -511,7 +512,8 @@ def _label_count(text: str) -> tuple[str, str] | None:
         limit = FEW_LABELS_PER_CLASS if per_class else FEW_LABELS
         regime = "few-shot" if count < limit else "full-labels"
         reading = "few labels" if regime == "few-shot" else "enough labels to fine-tune"
-        bound = f"{'fewer than' if regime == 'few-shot' else 'at least'} {limit:,}{' per class' if per_class else ''}"
+        side = "fewer than" if regime == "few-shot" else "at least"
+        bound = f"{side} {limit:,}{' per class' if per_class else ''}"
         return regime, f"'{match.group(0).strip()}' read as {reading} ({bound})"
     return None
 
@@ -716,7 +718,9 @@ def interpret(
         notes.append(f"read '{phrase}' as '{application}'")
         mended = [(written, read) for written, read in mended if written not in phrase]
     notes.extend(f"read '{written}' as '{read}'" for written, read in mended)
-    datasets = find_datasets(" ".join(text.split()))
+    plain = " ".join(text.split())
+    dataset_spans = _scan(plain, _dataset_matcher())
+    datasets = list(dict.fromkeys(name for name, _, _ in dataset_spans))
     if application is None and datasets:
         # 'the best model on EuroSAT': the named benchmark says what the task is.
         benchmark = find_dataset(datasets[0])
@@ -779,7 +783,14 @@ def interpret(
             f"'{permissive.group(0)}' read as a licence that allows commercial use; "
             "each answer shows its licence, to check against the one you need"
         )
-    found = list(dict.fromkeys(r for r, _, _ in find_terms(written, "regions")))
+    found = list(
+        dict.fromkeys(
+            r
+            for r, start, end in find_terms(plain, "regions")
+            # 'Indian Pines' and 'California Housing' are datasets, not places of the user's data.
+            if not any(start < e and s < end for _, s, e in dataset_spans)
+        )
+    )
     # 'the U.S. Midwest' is the Midwest: a region that contains another one named is dropped.
     regions = [r for r in found if not any(o != r and r in region_ancestors(o) for o in found)]
     domain = [app_vocab.column(application, "domain")] if application else []
