@@ -182,8 +182,8 @@ def modality_fit(c: Candidate, query: StructuredQuery) -> Criterion:
     if exact:
         evidence.append(f"takes {', '.join(sorted(exact))}")
     if partial:
-        related = sorted({h for m in partial for h in have & COMPATIBLE_MODALITIES[m]})
-        evidence.append(f"{', '.join(sorted(partial))} only through related input ({', '.join(related)})")
+        through = sorted({h for m in partial for h in have & COMPATIBLE_MODALITIES[m]})
+        evidence.append(f"{', '.join(sorted(partial))} only through related input ({', '.join(through)})")
     if query.sensor:
         family: set[str] = set()
         for s in query.sensor:
