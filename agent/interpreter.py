@@ -20,6 +20,7 @@ from wordfreq import zipf_frequency
 from agent.query import ComputeBudget, Exclusions, MinPerformance, StructuredQuery
 from agent.wording import query_language, read_slips
 from rsfmd.datasets import find_dataset, get_dataset_table
+from rsfmd.licenses import license_family
 from rsfmd.regions import region_ancestors
 from rsfmd.vocab import (
     get_vocabulary,
@@ -464,6 +465,9 @@ _PERMISSIVE_NAMED = re.compile(
     r"(?=[^.]{0,40}\blicen[cs](?:e|ed|ing)\b|\s*(?:or|/|,)\s*(?:apache|mit|bsd)\b|[\s-]licen[cs]ed\b)"
     r"|\blicen[cs]ed? (?:under )?(?:apache|mit|bsd)\b|\bapache[\s-]2(?:\.0)?\b"
 )
+_LICENCE_NAME = r"(?:apache(?:[\s-]*2(?:\.0)?)?|mit|bsd(?:[\s-]*[23](?:[\s-]clause)?)?)\b"
+_LICENCE_RUN = re.compile(rf"(?:[\s-]*2(?:\.0)?\b)?(?:\s*(?:,|/|or|and)\s*{_LICENCE_NAME})*")
+_LICENCE_LIST = re.compile(rf"\b{_LICENCE_NAME}")
 _OPEN_WEIGHTS = re.compile(
     r"open[\s-]?weights?|open[\s-]source (?:model|weights|checkpoints?)|"
     r"downloadable (?:weights|checkpoints?)|"
@@ -777,11 +781,21 @@ def interpret(
     if device in {"edge", "cpu"} and "efficiency" not in priorities:
         priorities.append("efficiency")
     resolution, resolution_m = _resolution(lowered)
-    permissive = _PERMISSIVE_NAMED.search(lowered)
-    if permissive and not _COMMERCIAL.search(lowered):
+    licence_at: dict[int, str] = {}  # start -> licence as written
+    for match in _PERMISSIVE_NAMED.finditer(lowered):
+        # 'apache-2.0 or mit only': the licences listed after a named one are named too.
+        run = _LICENCE_RUN.match(lowered, match.end())  # matches, if only the empty string
+        end = run.end() if run else match.end()
+        licence_at.update(
+            (m.start(), m.group(0)) for m in _LICENCE_LIST.finditer(lowered, match.start(), end)
+        )
+    named_licences = list(dict.fromkeys(licence_at[k] for k in sorted(licence_at)))
+    permissive = bool(named_licences)
+    licences = list(dict.fromkeys(f for m in named_licences if (f := license_family(m))))
+    if licences:
         notes.append(
-            f"'{permissive.group(0)}' read as a licence that allows commercial use; "
-            "each answer shows its licence, to check against the one you need"
+            f"{', '.join(repr(m) for m in named_licences)} read as: only models licensed "
+            f"{' or '.join(licences)}, which allow commercial use"
         )
     found = list(
         dict.fromkeys(
@@ -823,6 +837,7 @@ def interpret(
         multi_temporal=multi_temporal,
         commercial_use=bool(_COMMERCIAL.search(lowered) or permissive)
         and not _NOT_COMMERCIAL.search(lowered),
+        licenses=licences,
         open_weights=bool(_OPEN_WEIGHTS.search(lowered)),
         precomputed_embeddings=bool(_PRECOMPUTED_EMBEDDINGS.search(lowered)),
     )

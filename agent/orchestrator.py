@@ -22,6 +22,7 @@ from agent.selection import RankedModel, Selection, SimilarTask, Status, TraceSt
 from agent.settings import Settings
 from agent.systems import ClarificationQuestion
 from rsfmd.datasets import find_dataset
+from rsfmd.licenses import within_licenses
 from rsfmd.schema import ModelRecord
 from rsfmd.vocab import typical_modalities
 from tools.clarification import questions_for
@@ -243,6 +244,14 @@ class Orchestrator:
             detail += f"; closest matches added by relaxing {', '.join(outcome.relaxed_constraints)}"
             turn.status = Status.closest_match
         self._note(turn, detail)
+        licences = turn.query.licenses
+        if licences and not any(within_licenses(c.record.license, licences) for c in turn.candidates):
+            note = (
+                f"No model left states a {' or '.join(licences)} licence: those shown state none "
+                "for their weights, or are closest matches"
+            )
+            if note not in turn.notes:
+                turn.notes.append(note)
         if not turn.candidates:
             turn.status = Status.no_match
             return "explain"

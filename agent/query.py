@@ -100,6 +100,10 @@ class StructuredQuery(BaseModel):
     exclusions: Exclusions = Field(default_factory=Exclusions)
     multi_temporal: bool = Field(default=False, description="The user's data is a time series.")
     commercial_use: bool = Field(default=False, description="The licence must allow commercial use.")
+    licenses: list[str] = Field(
+        default_factory=list,
+        description="Licences the user accepts, by family (Apache-2.0, MIT, BSD); empty: any licence.",
+    )
     open_weights: bool = Field(default=False, description="Pretrained weights must be downloadable.")
     precomputed_embeddings: bool = Field(
         default=False,
@@ -181,7 +185,9 @@ class StructuredQuery(BaseModel):
         excluded = [*self.exclusions.modalities, *self.exclusions.sensors, *models]
         if excluded:
             parts.append("not " + ", ".join(excluded))
-        if self.commercial_use:
+        if self.licenses:
+            parts.append("licence: " + " or ".join(self.licenses))
+        elif self.commercial_use:
             parts.append("commercial use")
         if self.open_weights:
             parts.append("open weights")

@@ -3,11 +3,14 @@
 Records keep the licence as written by their source (e.g. "CC-BY-NC-4.0 (weights); MIT (code)").
 A licence with a non-commercial or research-only part restricts commercial use; one made only of
 well-known open licences allows it; anything else (custom terms, no licence stated) is unknown.
+A user may also name the licences they accept ("Apache-2.0 or MIT only"): ``within_licenses`` says
+whether a record's licence is one of them.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 
 _RESTRICTED = re.compile(
     r"(?:^|[^a-z])nc(?:[^a-z]|$)|non[\s-]?commercial|research[\s-](?:use|only)|academic[\s-]use",
@@ -20,16 +23,47 @@ _OPEN = re.compile(
 _NOTE = re.compile(r"\([^()]*\)")  # "(weights, per torchgeo)", "(README statement)"
 
 
+# Licences a user can name by family: ('Apache-2.0', 'MIT', 'BSD').
+LICENSE_FAMILIES: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("Apache-2.0", re.compile(r"apache", re.IGNORECASE)),
+    ("MIT", re.compile(r"\bmit\b", re.IGNORECASE)),
+    ("BSD", re.compile(r"\bbsd\b", re.IGNORECASE)),
+)
+
+
+def _parts(license_text: str | None) -> list[str] | None:
+    """The licences a record states for its weights (notes in brackets dropped); None when unknown."""
+    if not license_text or not license_text.strip():
+        return None
+    notes = " ".join(_NOTE.findall(license_text)).lower()
+    if re.search(r"\b(?:code|data)\b", notes) and not re.search(r"weight|checkpoint|model", notes):
+        return None  # only the code's or the data's licence is stated, not the weights'
+    return [p.strip() for p in re.split(r"[;,]|\band\b", _NOTE.sub("", license_text)) if p.strip()] or None
+
+
 def allows_commercial_use(license_text: str | None) -> bool | None:
     """False when any part restricts commercial use, True when every part is an open licence, else None."""
     if not license_text or not license_text.strip():
         return None
     if _RESTRICTED.search(license_text):
         return False
-    notes = " ".join(_NOTE.findall(license_text)).lower()
-    if re.search(r"\b(?:code|data)\b", notes) and not re.search(r"weight|checkpoint|model", notes):
-        return None  # only the code's or the data's licence is stated, not the weights'
-    parts = [p.strip() for p in re.split(r"[;,]|\band\b", _NOTE.sub("", license_text)) if p.strip()]
+    parts = _parts(license_text)
     if parts and all(_OPEN.search(part) for part in parts):
         return True
     return None
+
+
+def license_family(text: str) -> str | None:
+    """The nameable family of one licence ('Apache-2.0' for 'Apache License 2.0'), or None."""
+    return next((name for name, pattern in LICENSE_FAMILIES if pattern.search(text)), None)
+
+
+def within_licenses(license_text: str | None, accepted: Collection[str]) -> bool | None:
+    """True when every licence the record states is one of ``accepted`` (family names), False when
+    one is another licence, None when the record states none for its weights."""
+    if license_text and _RESTRICTED.search(license_text):
+        return False
+    parts = _parts(license_text)
+    if parts is None:
+        return None
+    return all(license_family(part) in accepted for part in parts)

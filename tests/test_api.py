@@ -546,17 +546,19 @@ def test_select_models_refuses_a_bad_k(k: object) -> None:
 
 
 @pytest.mark.parametrize(
-    ("text", "commercial"),
+    ("text", "licences"),
     [
-        ("a SAR model with open weights under Apache-2.0 for oil spill detection", True),
-        ("must be Apache or MIT licensed", True),
-        ("the model is licensed under MIT", True),
-        ("BSD 3-clause licence please", True),
-        ("I work at MIT on flood mapping", False),  # the institute, not the licence
-        ("apache helicopter detection", False),
+        ("a SAR model with open weights under Apache-2.0 for oil spill detection", ["Apache-2.0"]),
+        ("must be Apache or MIT licensed", ["Apache-2.0", "MIT"]),
+        ("Apache-2.0 or MIT only", ["Apache-2.0", "MIT"]),  # the list after a named licence
+        ("the model is licensed under MIT", ["MIT"]),
+        ("BSD 3-clause licence please", ["BSD"]),
+        ("I work at MIT on flood mapping", []),  # the institute, not the licence
+        ("apache helicopter detection", []),
     ],
 )
-def test_a_named_permissive_licence_asks_for_commercial_use(text: str, commercial: bool) -> None:
+def test_a_named_permissive_licence_is_the_licence_asked_for(text: str, licences: list[str]) -> None:
     result = interpret(text)
-    assert result.query.commercial_use is commercial
-    assert any("read as a licence that allows commercial use" in n for n in result.notes) is commercial
+    assert result.query.licenses == licences
+    assert result.query.commercial_use is bool(licences)
+    assert any(f"only models licensed {' or '.join(licences)}" in n for n in result.notes) is bool(licences)

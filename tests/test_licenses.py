@@ -8,7 +8,7 @@ from agent import select_models
 from agent.interpreter import interpret
 from agent.query import StructuredQuery
 from agent.settings import Settings
-from rsfmd.licenses import allows_commercial_use
+from rsfmd.licenses import allows_commercial_use, within_licenses
 from rsfmd.loader import load_records
 from tests.records import make_record
 from tools.evidence import EvidenceIndex
@@ -88,3 +88,42 @@ def test_end_to_end_commercial_request_never_returns_a_non_commercial_model() ->
     )
     assert selection.query.commercial_use and selection.query.open_weights
     assert len(selection.models) == 5 and not {m.model_id for m in selection.models} & restricted
+
+
+@pytest.mark.parametrize(
+    ("text", "accepted", "expected"),
+    [
+        ("Apache-2.0", {"Apache-2.0", "MIT"}, True),
+        ("MIT", {"Apache-2.0"}, False),
+        ("CC-BY-4.0", {"Apache-2.0", "MIT"}, False),  # open, but not a licence the user named
+        ("Apache-2.0 (code); CC-BY-4.0 (weights)", {"Apache-2.0"}, False),
+        ("Apache-2.0 (weights); MIT (GitHub code)", {"Apache-2.0", "MIT"}, True),
+        ("CC-BY-NC-4.0 (weights); MIT (code)", {"MIT"}, False),
+        ("MIT (code)", {"MIT"}, None),  # the weights' licence is not stated
+        (None, {"MIT"}, None),
+    ],
+)
+def test_a_licence_is_within_the_ones_the_user_named(
+    text: str | None, accepted: set[str], expected: bool | None
+) -> None:
+    assert within_licenses(text, accepted) is expected
+
+
+def test_named_licences_filter_and_say_when_none_is_confirmed() -> None:
+    mit = _model("mit", license="MIT")
+    cc = _model("cc", license="CC-BY-4.0")
+    unstated = _model("unstated")
+    query = StructuredQuery(task_type="segmentation", modality=["SAR"], commercial_use=True, licenses=["MIT"])
+    assert set(violations(cc, query)) == {"license"}
+    outcome = filter_candidates([mit, cc, unstated], query)
+    assert {r.model_id for r in outcome.survivors} == {"mit", "unstated"}
+    ranked = score_candidates([Candidate(r) for r in outcome.survivors], query, EvidenceIndex([]))
+    notes = {m.model_id: m.trade_offs for m in explain(ranked, query)}
+    assert "No license stated: confirm it is MIT" in notes["unstated"]
+    assert query.summary()[-1] == "licence: MIT"
+    selection = select_models(
+        "BSD licensed model for crop mapping with Sentinel-2",
+        clarify=False,
+        settings=Settings(memory={"enabled": False}),  # type: ignore[arg-type]
+    )
+    assert any("No model left states a BSD licence" in a for a in selection.assumptions)

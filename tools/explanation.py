@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from agent.query import StructuredQuery
 from agent.selection import EvidenceNumber, Links, RankedModel
-from rsfmd.licenses import allows_commercial_use
+from rsfmd.licenses import allows_commercial_use, within_licenses
 from rsfmd.schema import Category
 from tools.ranking import Candidate, region_fit
 
@@ -70,10 +70,15 @@ def _trade_offs(c: Candidate, query: StructuredQuery) -> list[str]:
     if r.weights_released is not True and r.category != Category.embedding_product:
         out.append("Pretrained weights not confirmed as released")
     commercial = allows_commercial_use(r.license)
+    stated = f"License '{r.license}' has terms of its own" if r.license else "No license stated"
     if commercial is False:
         out.append(f"License {r.license} restricts commercial use")
+    elif query.licenses and (within := within_licenses(r.license, query.licenses)) is not True:
+        wanted = " or ".join(query.licenses)
+        out.append(
+            f"Licensed {r.license}, not {wanted}" if within is False else f"{stated}: confirm it is {wanted}"
+        )
     elif commercial is None and query.commercial_use:
-        stated = f"License '{r.license}' has terms of its own" if r.license else "No license stated"
         out.append(f"{stated}: confirm it allows commercial use")
     for constraint in c.relaxed:
         out.append(f"Does not meet your {constraint.replace('_', ' ')} constraint (closest match)")

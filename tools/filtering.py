@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 from agent.query import StructuredQuery
 from rsfmd.datasets import evaluated_on
-from rsfmd.licenses import allows_commercial_use
+from rsfmd.licenses import allows_commercial_use, within_licenses
 from rsfmd.schema import Alignment, Category, ModelRecord
 from rsfmd.vocab import get_vocabulary
 
@@ -170,9 +170,11 @@ def task_violation(record: ModelRecord, query: StructuredQuery) -> str | None:
 
 
 def license_violation(record: ModelRecord, query: StructuredQuery) -> str | None:
-    """The user needs commercial use and the licence rules it out (an unstated licence passes)."""
+    """The licence rules out commercial use, or is not one the user named (an unstated licence passes)."""
     if query.commercial_use and allows_commercial_use(record.license) is False:
         return f"license {record.license} does not allow commercial use"
+    if query.licenses and within_licenses(record.license, query.licenses) is False:
+        return f"licensed {record.license}, not {' or '.join(query.licenses)}"
     return None
 
 

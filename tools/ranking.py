@@ -18,7 +18,7 @@ from functools import cache
 
 from agent.query import StructuredQuery
 from rsfmd.datasets import bench_application, dataset_info, evaluated_on, find_dataset, strip_qualifier
-from rsfmd.licenses import allows_commercial_use
+from rsfmd.licenses import allows_commercial_use, within_licenses
 from rsfmd.regions import Coverage, coverage, region_kind
 from rsfmd.schema import Alignment, Category, ModelRecord
 from rsfmd.vocab import get_vocabulary
@@ -520,7 +520,9 @@ def regime_fit(c: Candidate, query: StructuredQuery) -> Criterion:
 def unconfirmed_requirements(record: ModelRecord, query: StructuredQuery) -> list[str]:
     """The user's licence and weights requirements that RS-FMD cannot confirm for this record."""
     out = []
-    if query.commercial_use and allows_commercial_use(record.license) is None:
+    if query.licenses and within_licenses(record.license, query.licenses) is None:
+        out.append(f"a {' or '.join(query.licenses)} licence")
+    elif query.commercial_use and allows_commercial_use(record.license) is None:
         out.append("commercial use")
     if query.open_weights and record.weights_released is None:
         out.append("downloadable weights")
