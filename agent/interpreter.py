@@ -364,7 +364,9 @@ _REGIMES: tuple[tuple[str, str], ...] = (
         "few-shot",
         r"few[\s-]?shot|(?:a )?few (?:labell?ed|annotated)|few labels|small (?:set|number|amount) of "
         r"(?:labell?ed|annotated|labels)|handful of|limited (?:labels|labell?ed|annotations)|scarce labels|"
-        r"label[\s-]scarce|low[\s-]data|sparse labels",
+        r"label[\s-]scarce|low[\s-]data|sparse labels|"
+        # '1% labels', '10 % of the training data': a label fraction up to 10%.
+        r"(?<![\d.])(?:10|[1-9](?:\.\d+)?|0?\.\d+)\s*%\s*(?:of\s+(?:the\s+)?)?(?:labels|labell?ed|training|annotat)",
     ),
     (
         "full-labels",
@@ -751,7 +753,11 @@ def interpret(
     if task_type in {"detection", "classification"} and re.search(r"\bsegment(?:s|ing|ed)?\b", task_text):
         # 'segment solar farms': the user wants masks, whatever the application's usual output.
         task_type = "segmentation"
-    if application is None and task_type is None and re.search(r"pixel[\s-]level|per[\s-]pixel", lowered):
+    if (
+        application is None
+        and task_type is None
+        and re.search(r"pixel[\s-]level|per[\s-]pixel|\bsegment(?:s|ing|ed)?\b", lowered)
+    ):
         task_type = "segmentation"
     if re.search(r"multi[\s-]?label", lowered) and task_type == "classification":
         task_type = "multi-label classification"

@@ -324,6 +324,24 @@ def test_a_stated_number_of_labels_sets_the_data_regime_and_says_how(text: str, 
     assert len(counted) == (1 if regime and "few-shot," not in text else 0)
 
 
+@pytest.mark.parametrize(
+    ("text", "task", "regime"),
+    [
+        ("segment everything in a drone image without training", "segmentation", "zero-shot"),
+        (
+            "which model has the best results on BigEarthNet with 1% labels?",
+            "multi-label classification",
+            "few-shot",
+        ),
+        ("crop mapping with 10% of the training data", "time-series classification", "few-shot"),
+        ("crop mapping with 50% labels", "time-series classification", None),
+    ],
+)
+def test_segmenting_without_training_and_label_fractions(text: str, task: str, regime: str | None) -> None:
+    query = interpret(text).query
+    assert (query.task_type, query.data_regime) == (task, regime)
+
+
 def test_clustering_is_unsupervised_use_and_never_a_compute_cluster() -> None:
     query = interpret("I want embeddings of Sentinel-2 tiles to cluster land use without labels").query
     assert query.data_regime == "unlabeled"  # not zero-shot prompting
