@@ -44,6 +44,11 @@ SCOPE_NOTES: dict[str, str] = {
 }
 
 
+def _has_search_terms(q: StructuredQuery) -> bool:
+    """Whether the task names anything to search on: an application, task, data, dataset or region."""
+    return bool(q.application or q.task_type or q.modality or q.sensor or q.datasets or q.region)
+
+
 @dataclass
 class Turn:
     """What the orchestrator knows during one request; also carried across a session's rounds."""
@@ -68,6 +73,7 @@ class Turn:
     engine: str = "offline"
     llm_fallbacks: list[str] = field(default_factory=list)  # LLM steps the offline engine did this run
     named_models: list[str] = field(default_factory=list)  # model ids the task asks about by name
+    named_only: bool = False  # no task stated: the answer is about the models named
 
 
 class Orchestrator:
@@ -170,6 +176,16 @@ class Orchestrator:
         if scope and scope not in turn.notes:
             turn.notes.append(scope)
         missing = turn.query.missing_mandatory()
+        turn.named_only = bool(turn.named_models) and not _has_search_terms(turn.query)
+        if turn.named_only:
+            # 'tell me about TerraMind', 'CROMA vs DOFA?': the answer is about the models named.
+            names = ", ".join(self.resources.by_id[m].model_name for m in turn.named_models)
+            turn.notes.append(
+                f"No task stated: shown are the models you named ({names}), ranked on general-purpose "
+                "capability; describe your task to rank them for it"
+            )
+            self._note(turn, "models named without a task: no questions asked")
+            return "retrieve"
         if missing and self._queue_questions(turn, "missing"):
             self._note(turn, f"missing mandatory: {', '.join(missing)}")
             return "clarify"
@@ -202,8 +218,13 @@ class Orchestrator:
 
     def _retrieve(self, turn: Turn) -> StateName:
         cfg = self.settings.retrieval
-        q = turn.query
-        if not (q.application or q.task_type or q.modality or q.sensor or q.datasets or q.region):
+        if not _has_search_terms(turn.query):
+            if turn.named_only:
+                turn.candidates = [Candidate(record=self.resources.by_id[m]) for m in turn.named_models]
+                self._note(
+                    turn, f"no task, data or region to search on: the {len(turn.candidates)} models named"
+                )
+                return "filter"
             # Nothing to search on ('which model is the most recent?'): every record is a candidate.
             turn.candidates = [Candidate(record=r, similarity=0.0) for r in self.resources.records]
             self._note(turn, f"no task, data or region to search on: all {len(turn.candidates)} records")
@@ -224,7 +245,7 @@ class Orchestrator:
     def _filter(self, turn: Turn) -> StateName:
         records = [c.record for c in turn.candidates]
         outcome = filter_candidates(records, turn.query, minimum=turn.k)
-        if len(outcome.survivors) - len(outcome.relaxed) < turn.k:
+        if len(outcome.survivors) - len(outcome.relaxed) < turn.k and not turn.named_only:
             # Retrieval is a recall aid, not a gate: look at the whole database before relaxing.
             outcome = filter_candidates(self.resources.records, turn.query, minimum=turn.k)
         turn.outcome = outcome
@@ -272,7 +293,7 @@ class Orchestrator:
         if turn.questions and turn.clarify_reason == "too_many":
             return "clarify"
         low = turn.confidence < self.settings.orchestrator.confidence_threshold
-        if low and self._queue_questions(turn, "low_confidence"):
+        if low and not turn.named_only and self._queue_questions(turn, "low_confidence"):
             return "clarify"
         return "explain"
 
@@ -403,7 +424,8 @@ class Orchestrator:
             head_to_head = ", then ".join(
                 f"{self.resources.by_id[m].model_name} (rank {positions[m] + 1})" for m in order
             )
-            notes.append(f"Of the models you named, the best fit for this task: {head_to_head}")
+            fit = "on general-purpose capability" if turn.named_only else "for this task"
+            notes.append(f"Of the models you named, the best fit {fit}: {head_to_head}")
         return extra
 
     def _selection(self, turn: Turn) -> Selection:

@@ -106,3 +106,24 @@ def test_smaller_than_a_named_model_is_a_strict_size_limit() -> None:
     assert "fewer than 100M parameters" in selection.understood()
     assert all(m.parameters_m is not None and m.parameters_m < 100 for m in selection.models)
     assert any(a.startswith("You named Prithvi-EO-2.0: set aside because") for a in selection.assumptions)
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        ("tell me about TerraMind", ["terramind"]),
+        ("what is the difference between CROMA and DOFA?", ["dofa", "croma"]),
+    ],
+)
+def test_models_named_without_a_task_are_the_answer_and_no_question_is_asked(
+    text: str, shown: list[str]
+) -> None:
+    selection = select_models(text, settings=_settings())  # clarification allowed
+    assert selection.questions == []
+    assert sorted(m.model_id for m in selection.models) == sorted(shown)
+    assert any(a.startswith("No task stated: shown are the models you named") for a in selection.assumptions)
+    # Once a task is given, the models are ranked among all others again.
+    with_task = select_models(
+        f"{text} for flood mapping with Sentinel-1", clarify=False, settings=_settings()
+    )
+    assert len(with_task.models) > len(shown)
