@@ -82,6 +82,8 @@ _UNSAFE_IN_TEXT = frozenset(
         "niger",
         "mali",
         "togo",
+        "lima",
+        "wellington",
     }
 )
 # The written forms in which an unsafe synonym is still safe: an acronym in capitals ('EMIT',
@@ -95,6 +97,8 @@ _CASED_FORMS: dict[tuple[str, str], tuple[str, ...]] = {
     ("regions", "niger"): ("Niger",),
     ("regions", "mali"): ("Mali",),
     ("regions", "togo"): ("Togo",),
+    ("regions", "lima"): ("Lima",),
+    ("regions", "wellington"): ("Wellington",),
     ("sensors", "planet"): ("Planet",),
     ("sensors", "emit"): ("EMIT",),
     ("sensors", "spot"): ("SPOT",),

@@ -1,6 +1,6 @@
 """Regions as a hierarchy, from ``rsfmd/vocab/regions.csv``.
 
-Each row names a region, its ``kind`` (scope, continent, polar, country, subregion, sea, theme,
+Each row names a region, its ``kind`` (scope, continent, polar, country, subregion, city, sea, theme,
 planet) and the regions it is ``part_of`` (pipe-separated; Greenland is part of the Arctic and of
 North America). Countries are placed on continents after the UN M49 geoscheme
 (https://unstats.un.org/unsd/methodology/m49/), with the Americas split into North America

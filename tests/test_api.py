@@ -296,6 +296,8 @@ def test_gpu_memory_sets_a_size_budget_and_says_how(text: str, limit: float) -> 
         ("landslides in the Indo-Gangetic Plain and Scandinavia", ["Indo-Gangetic Plain", "Scandinavia"]),
         ("wetlands in the Nile Delta", ["Nile Delta"]),
         ("the best model on Canadian Cropland", []),  # a benchmark's name, not where the data is
+        ("informal settlements in Nairobi", ["Nairobi"]),  # a city, placed in Kenya
+        ("lima bean fields", []),
     ],
 )
 def test_countries_and_regions_are_read_with_their_case_where_it_matters(

@@ -218,10 +218,11 @@ def test_regions_form_a_hierarchy_placed_on_continents() -> None:
         parents = [p for p in vocab.column(name, "part_of").split("|") if p]
         assert all(p in vocab.rows for p in parents), name
         assert name not in {a for p in parents for a in region_ancestors(p)}, f"{name} is part of itself"
-        if region_kind(name) in {"country", "subregion"}:
+        if region_kind(name) in {"country", "subregion", "city"}:
             places = {region_kind(a) for a in region_ancestors(name)}
             assert places & {"continent", "polar"}, f"{name} is on no continent"
     assert region_ancestors("Kenya") == {"Kenya", "East Africa", "Sub-Saharan Africa", "Africa"}
+    assert region_ancestors("Nairobi") == {"Nairobi", "Kenya", "East Africa", "Sub-Saharan Africa", "Africa"}
     assert "Arctic" in region_ancestors("Svalbard") and "Norway" in region_ancestors("Svalbard")
     # Every region the dataset table names is in the vocabulary.
     table = get_dataset_table()
