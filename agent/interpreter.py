@@ -595,20 +595,36 @@ def _resolution(text: str) -> tuple[str | None, float | None]:
     return None, None
 
 
+# Words that end what a negation rules out: 'except Europe with Sentinel-1' excludes Europe only.
+_EXCLUSION_END = re.compile(r"\b(?:with|using|via|from|for|in|on|at|to|but|that|which|because|since)\b")
+
+
 def _exclusions(text: str) -> Exclusions:
     modalities: list[str] = []
     sensors: list[str] = []
+    regions: list[str] = []
     for match in _EXCLUDE.finditer(text):
         fragment = match.group(1)
+        # 'not trained on Chinese data': the words after the verb are what is ruled out.
+        fragment = re.sub(
+            r"^(?:(?:pre)?trained|tuned|built|made|developed|based)\s+(?:on|in|with)\s+", "", fragment
+        )
+        fragment = _EXCLUSION_END.split(fragment, maxsplit=1)[0]
         for canonical, _, _ in find_terms(fragment, "sensors"):
             sensors.append(canonical)
         for canonical, _, _ in find_terms(fragment, "modalities"):
             modalities.append(canonical)
+        for canonical, _, _ in find_terms(fragment, "regions"):
+            regions.append(canonical)
         if re.match(r"(?:any\s+)?(?:sar|radar)\b", fragment):
             modalities.append("SAR")
         if re.match(r"(?:any\s+)?optical\b", fragment):
             modalities.extend(["RGB", "Multispectral", "Hyperspectral"])
-    return Exclusions(modalities=list(dict.fromkeys(modalities)), sensors=list(dict.fromkeys(sensors)))
+    return Exclusions(
+        modalities=list(dict.fromkeys(modalities)),
+        sensors=list(dict.fromkeys(sensors)),
+        regions=list(dict.fromkeys(regions)),
+    )
 
 
 @cache
@@ -816,6 +832,7 @@ def interpret(
         )
     )
     # 'the U.S. Midwest' is the Midwest: a region that contains another one named is dropped.
+    found = [r for r in found if r not in exclusions.regions]  # 'anywhere except Europe'
     regions = [r for r in found if not any(o != r and r in region_ancestors(o) for o in found)]
     domain = [app_vocab.column(application, "domain")] if application else []
     bands = [

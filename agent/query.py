@@ -69,6 +69,7 @@ class Exclusions(BaseModel):
     modalities: list[str] = Field(default_factory=list)
     sensors: list[str] = Field(default_factory=list)
     models: list[str] = Field(default_factory=list, description="Model ids.")
+    regions: list[str] = Field(default_factory=list, description="Regions the data is not from.")
 
 
 class StructuredQuery(BaseModel):
@@ -182,7 +183,7 @@ class StructuredQuery(BaseModel):
         if self.datasets:
             parts.append("on " + ", ".join(self.datasets))
         models = [(names or {}).get(m, m) for m in self.exclusions.models]
-        excluded = [*self.exclusions.modalities, *self.exclusions.sensors, *models]
+        excluded = [*self.exclusions.modalities, *self.exclusions.sensors, *self.exclusions.regions, *models]
         if excluded:
             parts.append("not " + ", ".join(excluded))
         if self.licenses:

@@ -351,6 +351,16 @@ def test_clustering_is_unsupervised_use_and_never_a_compute_cluster() -> None:
     assert interpret("we train on a GPU cluster").query.deployment_device == "multi-gpu"
 
 
+def test_a_negation_rules_out_only_what_it_names() -> None:
+    query = interpret("flood mapping anywhere except Europe with Sentinel-1").query
+    assert query.sensor == ["Sentinel-1"] and query.exclusions.sensors == []  # 'with' ends the negation
+    assert query.region == ["Global"] and query.exclusions.regions == ["Europe"]
+    assert "not Europe" in query.summary()
+    brazil = interpret("a model NOT trained on Chinese data, for land cover in Brazil").query
+    assert (brazil.region, brazil.exclusions.regions) == (["Brazil"], ["China"])
+    assert interpret("coastal erosion monitoring along the Baltic Sea").query.application == "coastal mapping"
+
+
 @pytest.mark.parametrize(
     ("text", "sensor"),
     [
