@@ -111,6 +111,21 @@ def bench_application(bench: Benchmark) -> str | None:
     return _application(bench.application, bench.dataset, bench.task_type)
 
 
+_VL_FORMATS = (  # (label pattern, the row's task type, application)
+    (
+        re.compile(r"\bvqa\b|question answering", re.IGNORECASE),
+        "vqa",
+        "visual question answering",
+    ),
+    (re.compile(r"\bcaptioning\b", re.IGNORECASE), "captioning", "image captioning"),
+    (
+        re.compile(r"referring expression comprehension|\bvisual grounding\b", re.IGNORECASE),
+        "visual grounding",
+        "visual grounding",
+    ),
+)
+
+
 @cache
 def _application(application: str | None, dataset: str, task_type: str) -> str | None:
     if application:
@@ -118,6 +133,12 @@ def _application(application: str | None, dataset: str, task_type: str) -> str |
         vocab = get_vocabulary("applications")
         if found := vocab.get(application) or vocab.get(strip_qualifier(application)):
             return found
+        # Vision-language results labelled by their format and what is asked ('VQA, quantity
+        # questions', 'region captioning') are results on that format. Multiple-choice sets are not:
+        # contrastive models answer them by matching options, which is no free-form answer.
+        for pattern, format_task, format_application in _VL_FORMATS:
+            if task_type == format_task and pattern.search(application):
+                return format_application
     info = find_dataset(dataset)
     # A different kind of output on the same images (images generated from a classification
     # dataset's labels, questions about a change-detection pair) says nothing of its usual application.

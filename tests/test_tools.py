@@ -529,3 +529,20 @@ def test_data_taken_only_through_a_related_input_is_always_said() -> None:
     lidar = StructuredQuery(task_type="segmentation", modality=["LiDAR"])
     ranked = score_candidates([Candidate(dem)], lidar, EvidenceIndex([dem]))
     assert "Data fit: LiDAR only through related input (DEM)" in explain(ranked, lidar)[0].trade_offs
+
+
+def test_vision_language_results_count_for_the_format_they_are_asked_in() -> None:
+    def app(label: str, task: str) -> str | None:
+        return bench_application(
+            Benchmark.model_validate(bench("Some-VLM-Bench", "OA", 50.0, task=task, app=label))
+        )
+
+    assert app("VQA, quantity questions", "vqa") == "visual question answering"
+    assert app("large remote sensing image VQA", "vqa") == "visual question answering"
+    assert app("region captioning", "captioning") == "image captioning"
+    assert (
+        app("few-shot referring expression comprehension (FS-REC)", "visual grounding") == "visual grounding"
+    )
+    # Multiple-choice sets are not free-form answers: contrastive models answer them by matching.
+    assert app("ship classification (MCQ)", "vqa") is None
+    assert app("VQA, quantity questions", "classification") is None  # the label and the task disagree
