@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import difflib
 import re
+import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
@@ -141,6 +142,13 @@ _VERB_FORMS = {
 }
 
 
+def fold_accents(text: str) -> str:
+    """``text`` without accents ('São Paulo' -> 'Sao Paulo', 'İstanbul' -> 'Istanbul'), of the same
+    length; unchanged when dropping them would change its length."""
+    folded = "".join(c for c in unicodedata.normalize("NFD", text) if not unicodedata.combining(c))
+    return folded if len(folded) == len(text) else text
+
+
 def _probe(phrase: str) -> str:
     """A piece of ``phrase`` any match must contain (its longest word): patterns whose probe is not
     in the text are skipped without running them."""
@@ -165,7 +173,9 @@ def _matcher(vocabulary: str) -> list[tuple[re.Pattern[str], str, int, str]]:
     vocab = get_vocabulary(vocabulary)
     out: list[tuple[re.Pattern[str], str, int, str]] = []
     for canonical in vocab.names:
-        for synonym in {s.lower() for s in vocab.terms(canonical)}:
+        for synonym in {
+            form for s in vocab.terms(canonical) for form in (s.lower(), fold_accents(s.lower()))
+        }:
             for form in _CASED_FORMS.get((vocabulary, synonym), ()):
                 # A capitalised word opening a sentence may be the plain word ('Planet-wide').
                 opening = form.istitle() and vocabulary == "sensors"
@@ -744,7 +754,7 @@ def interpret(
         notes.append(f"read '{phrase}' as '{application}'")
         mended = [(written, read) for written, read in mended if written not in phrase]
     notes.extend(f"read '{written}' as '{read}'" for written, read in mended)
-    plain = " ".join(text.split())
+    plain = fold_accents(" ".join(text.split()))
     dataset_spans = _scan(plain, _dataset_matcher())
     datasets = list(dict.fromkeys(name for name, _, _ in dataset_spans))
     if application is None and datasets:

@@ -298,6 +298,8 @@ def test_gpu_memory_sets_a_size_budget_and_says_how(text: str, limit: float) -> 
         ("the best model on Canadian Cropland", []),  # a benchmark's name, not where the data is
         ("informal settlements in Nairobi", ["Nairobi"]),  # a city, placed in Kenya
         ("lima bean fields", []),
+        ("İstanbul flood mapping", ["Istanbul"]),  # accents and dotted capitals are read as written
+        ("Québec forests", ["Quebec"]),
     ],
 )
 def test_countries_and_regions_are_read_with_their_case_where_it_matters(
