@@ -777,7 +777,14 @@ def interpret(
     app_vocab = get_vocabulary("applications")
     if application:
         task_type = app_vocab.column(application, "task_type")
-    explicit_tasks = [t for t, s, e in task_terms if e - s > 12 or not application]
+    # A task named inside the application's own name ('image classification' in 'hyperspectral
+    # image classification', a per-pixel task) is the application's, not a task of its own.
+    app_spans = [(a, b) for app, a, b in apps if app == application]
+    explicit_tasks = [
+        t
+        for t, s, e in task_terms
+        if (e - s > 12 or not application) and not any(a <= s and e <= b for a, b in app_spans)
+    ]
     if explicit_tasks and explicit_tasks[0] != task_type:
         task_type = explicit_tasks[0]
     if task_type in {"detection", "classification"} and re.search(r"\bsegment(?:s|ing|ed)?\b", task_text):

@@ -243,6 +243,8 @@ def test_a_modality_word_inside_an_application_name_is_no_modality() -> None:
     assert interpret("climate data downscaling").query.modality == ["Climate"]
     hsi = interpret("basic hyperspectral image classification (e.g., 3-4 land classes)").query
     assert hsi.modality == ["Hyperspectral"]  # the application works on it
+    # 'image classification' inside the application's name is its per-pixel task, not a task of its own.
+    assert hsi.task_type == "segmentation"
 
 
 def test_cloud_removal_is_read_and_answered_with_its_evidence() -> None:
