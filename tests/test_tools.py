@@ -546,3 +546,20 @@ def test_vision_language_results_count_for_the_format_they_are_asked_in() -> Non
     # Multiple-choice sets are not free-form answers: contrastive models answer them by matching.
     assert app("ship classification (MCQ)", "vqa") is None
     assert app("VQA, quantity questions", "classification") is None  # the label and the task disagree
+
+
+def test_a_low_label_result_counts_by_how_the_model_did_and_on_what() -> None:
+    def few(dataset: str, value: float, app: str) -> dict[str, Any]:
+        return {**bench(dataset, "mIoU", value, app=app), "setting": "few-shot", "sampling_percentage": 10.0}
+
+    best = record("best", modalities=["SAR"], benchmarks=[few("Sen1Floods11", 80.0, "flood mapping")])
+    worst = record("worst", modalities=["SAR"], benchmarks=[few("Sen1Floods11", 50.0, "flood mapping")])
+    elsewhere = record("elsewhere", modalities=["SAR"], benchmarks=[few("PASTIS", 30.0, "crop type mapping")])
+    query = StructuredQuery(
+        application="flood mapping", task_type="segmentation", modality=["SAR"], data_regime="few-shot"
+    )
+    index = EvidenceIndex([best, worst, elsewhere])
+    ranked = score_candidates([Candidate(r) for r in (best, worst, elsewhere)], query, index)
+    fit = {c.record.model_id: c.criteria["data_regime"] for c in ranked}
+    assert fit["best"].score > fit["worst"].score > fit["elsewhere"].score
+    assert all(f.evidence[0].startswith("low-label result:") for f in fit.values())

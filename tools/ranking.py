@@ -497,7 +497,15 @@ def regime_fit(c: Candidate, query: StructuredQuery) -> Criterion:
     if query.data_regime == "few-shot":
         low = [i for i in c.evidence_items if i.setting == "few-shot"]
         if low:
-            return Criterion(1.0, evidence=[f"low-label result: {low[0].describe()}"])
+            # A low-label result shows the model was tried with few labels; on what, and how it
+            # did, say how well: #1 on the user's application counts fully, an unranked result
+            # on a related task little more than good frozen features.
+            def strength(i: EvidenceItem) -> float:
+                standing = i.standing if i.standing is not None else 0.55
+                return RELEVANCE_WEIGHT[i.relevance] * (0.5 + 0.5 * standing)
+
+            best = max(low, key=strength)
+            return Criterion(0.65 + 0.35 * strength(best), evidence=[f"low-label result: {best.describe()}"])
         if "frozen" in settings or r.category == Category.embedding_product:
             return Criterion(0.75, evidence=["strong frozen features (linear probe / kNN)"])
         return Criterion(0.5, evidence=["no low-label results reported"], known=False)
