@@ -14,6 +14,7 @@ from tools.filtering import filter_candidates, violations
 from tools.ranking import (
     Candidate,
     Prediction,
+    efficiency_fit,
     generalizability_fit,
     query_weights,
     regime_fit,
@@ -563,3 +564,13 @@ def test_a_low_label_result_counts_by_how_the_model_did_and_on_what() -> None:
     fit = {c.record.model_id: c.criteria["data_regime"] for c in ranked}
     assert fit["best"].score > fit["worst"].score > fit["elsewhere"].score
     assert all(f.evidence[0].startswith("low-label result:") for f in fit.values())
+
+
+def test_asked_for_efficiency_under_a_loose_budget_smaller_still_counts() -> None:
+    tiny = Candidate(record("tiny", num_parameters=4))
+    mid = Candidate(record("mid", num_parameters=100))
+    gpu = ComputeBudget(device_class="single-gpu")
+    loose = StructuredQuery(task_type="segmentation", compute=gpu)
+    assert efficiency_fit(tiny, loose).score == efficiency_fit(mid, loose).score == 1.0
+    efficient = StructuredQuery(task_type="segmentation", compute=gpu, priorities=["efficiency"])
+    assert efficiency_fit(tiny, efficient).score > efficiency_fit(mid, efficient).score

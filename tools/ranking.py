@@ -297,12 +297,17 @@ def efficiency_fit(c: Candidate, query: StructuredQuery) -> Criterion:
     if size is None:
         # Under a tight budget an undocumented size is a real risk (it is often an LLM-sized model).
         return Criterion(0.25 if limit is not None else 0.35, evidence=["size not documented"], known=False)
+    # Without a budget: 1.0 up to 25M parameters, 0.65 at 250M, 0.3 at 2.5B.
+    absolute = max(0.05, min(1.0, 1.0 - 0.35 * math.log10(max(size, 1.0) / 25.0)))
     if limit is not None:
         # 1.0 at a quarter of the budget, 0.7 at the budget, 0.5 at 2.5x, near 0 at 50x: models over
         # the budget stay distinguishable when a closest match has to exceed it.
         score = max(0.03, min(1.0, 0.7 - 0.45 * math.log10(size / limit)))
+        if {"efficiency", "speed"} & set(query.priorities):
+            # Asked to be efficient under a loose budget (a GPU): smaller still counts.
+            score = min(score, absolute)
     else:
-        score = max(0.05, min(1.0, 1.0 - 0.35 * math.log10(max(size, 1.0) / 25.0)))
+        score = absolute
     budget = f" (budget {limit:g}M)" if limit is not None else ""
     confidence = field_confidence(c.record, "num_parameters")
     if confidence < LOW_CONFIDENCE:
