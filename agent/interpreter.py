@@ -453,15 +453,19 @@ _FLOOR = re.compile(
     r"(?:\s*(?:in\s+|on\s+)?([a-z][a-z0-9@\-]{0,20}(?:\s[a-z]+)?))?"
 )
 _GSD = re.compile(
-    r"(\d+(?:\.\d+)?)\s*(cm|m|meters?|metres?)\b(?!\s*(?:param|million|illion))(?=[^.]{0,25}(?:resolution|gsd|pixel)|"
+    r"(\d+(?:\.\d+)?)[\s-]*(cm|m|meters?|metres?)\b(?!\s*(?:param|million|illion))(?=[^.]{0,25}(?:resolution|gsd|pixel)|"
     r"\s*(?:gsd|resolution|pixels?|spatial))"
 )
-_GSD_BEFORE = re.compile(r"(?:resolution|gsd)\s*(?:of|is|:|=)?\s*(\d+(?:\.\d+)?)\s*(cm|m|meters?|metres?)\b")
+_GSD_BEFORE = re.compile(
+    r"(?:resolution|gsd)\s*(?:of|is|:|=)?\s*(\d+(?:\.\d+)?)[\s-]*(cm|m|meters?|metres?)\b"
+)
 # '50 cm Pleiades imagery', '10 m Sentinel-2 data': a length right before the imagery it describes.
 _GSD_IMAGERY = re.compile(
-    r"\b(\d+(?:\.\d+)?)\s*(cm|m|meters?|metres?)\s+"
+    r"\b(\d+(?:\.\d+)?)[\s-]*(cm|m|meters?|metres?)\s+"
     r"(?:(?!(?:in|of|for|on|at|from|with|and|or|to)\b)[\w-]+\s+){0,2}?"
-    r"(?:imagery|images?|data|orthophotos?|ortho-?imagery|photos?|tiles|scenes|mosaics?|embeddings?)\b"
+    r"(?:imagery|images?|data|orthophotos?|ortho-?imagery|photos?|tiles|scenes|mosaics?|embeddings?|"
+    # '10 m Sentinel-2', '50 cm WorldView-3': a length right before a sensor is its resolution.
+    r"sentinel|landsat|planet(?:scope)?|worldview|pl[eé]iades|spot|naip|gaofen|modis|skysat)\b"
 )
 # 'canopy height at 10 m' (not 'at 3 m depth' or 'at 100 m altitude').
 _GSD_AT = re.compile(
@@ -596,12 +600,15 @@ def _resolution(text: str) -> tuple[str | None, float | None]:
     if match:
         value = float(match.group(1)) * (0.01 if match.group(2) == "cm" else 1.0)
         return f"{value:g} m", value
-    if re.search(r"very high[\s-]resolution|\bvhr\b|sub[\s-]?met(?:er|re)|centimet(?:er|re)", text):
+    res = r"[\s-]res(?:olution)?\b"
+    if re.search(rf"very[\s-]high{res}|\bvhr\b|sub[\s-]?met(?:er|re)|centimet(?:er|re)", text):
         return "very high (sub-metre)", 0.5
-    if re.search(r"high[\s-]resolution|fine[\s-]resolution|high spatial resolution", text):
+    if re.search(rf"\bhigh{res}|\bhi{res}|fine[\s-]resolution|high spatial resolution", text):
         return "high", None
-    if re.search(r"medium[\s-]resolution|moderate[\s-]resolution", text):
+    if re.search(rf"medium{res}|moderate{res}", text):
         return "medium (10-30 m)", 20.0
+    if re.search(rf"\blow{res}|coarse[\s-]resolution", text):
+        return "low (coarser than 30 m)", None
     return None, None
 
 

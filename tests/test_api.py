@@ -355,6 +355,23 @@ def test_clustering_is_unsupervised_use_and_never_a_compute_cluster() -> None:
     assert interpret("we train on a GPU cluster").query.deployment_device == "multi-gpu"
 
 
+@pytest.mark.parametrize(
+    ("text", "resolution"),
+    [
+        ("high-res images of ports", "high"),
+        ("very-high-res drone mosaics", "very high (sub-metre)"),
+        ("10m Sentinel-2 for crops", "10 m"),
+        ("at a 10-m resolution", "10 m"),
+        ("5 m Planet imagery", "5 m"),
+        ("flood maps from 3 m PlanetScope", "3 m"),
+        ("low resolution MODIS", "low (coarser than 30 m)"),
+        ("a 2 m high fence", None),
+    ],
+)
+def test_resolution_shorthands_are_read(text: str, resolution: str | None) -> None:
+    assert interpret(text).query.spatial_resolution == resolution
+
+
 def test_a_negation_rules_out_only_what_it_names() -> None:
     query = interpret("flood mapping anywhere except Europe with Sentinel-1").query
     assert query.sensor == ["Sentinel-1"] and query.exclusions.sensors == []  # 'with' ends the negation
