@@ -648,7 +648,10 @@ def _exclusions(text: str) -> Exclusions:
 def _application_texts() -> tuple[list[str], list[str]]:
     vocab = get_vocabulary("applications")
     names = vocab.names
-    texts = [f"{n}: {', '.join(vocab.terms(n)[1:])}" for n in names]
+    # What each application is: its name and synonyms. Its closest_for terms (tasks with no entry
+    # of their own, read as it by the rules) would blur that.
+    synonyms = {n: [t.strip() for t in vocab.column(n, "synonyms").split("|") if t.strip()] for n in names}
+    texts = [f"{n}: {', '.join(synonyms[n])}" for n in names]
     return names, texts
 
 

@@ -263,6 +263,17 @@ def test_a_task_read_as_its_closest_application_is_said_to_be() -> None:
     assert interpret("photovoltaic detection in Spain").notes == []
 
 
+def test_similarity_compares_with_what_an_application_is_not_with_its_closest_for_terms() -> None:
+    from agent.interpreter import _application_texts
+
+    names, texts = _application_texts()
+    crops = texts[names.index("crop type mapping")]
+    assert "crop classification" in crops and "rice paddies" not in crops  # a closest_for term
+    encode = get_resources(_settings()).encoder.encode
+    farms = "we have 500 labelled tiles of Planet imagery for mapping smallholder farms in Kenya"
+    assert interpret(farms, encode).query.application == "crop type mapping"
+
+
 def test_a_task_named_in_the_text_limits_the_guessed_application() -> None:
     encode = get_resources(_settings()).encoder.encode
     retrieval = interpret("zero-shot retrieval of satellite images by text query", encode).query
