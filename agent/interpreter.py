@@ -14,6 +14,7 @@ import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
+from typing import NamedTuple
 
 import numpy as np
 from wordfreq import zipf_frequency
@@ -164,14 +165,26 @@ def _verb_pattern(phrase: str) -> str | None:
     return rf"(?<![a-z0-9])(?:{_VERB_FORMS[noun]})\s+(?:the\s+|all\s+|any\s+)?{obj}(?:s|es)?(?![a-z0-9])"
 
 
-@cache
-def _matcher(vocabulary: str) -> list[tuple[re.Pattern[str], str, int, str]]:
-    """(pattern, canonical, phrase length, probe) for every term, longest first.
+class _Term(NamedTuple):
+    """A compiled term: its pattern, what it reads as, its length (longest first), a probe word any
+    match contains, and whether the pattern runs on the lower-cased text or on the text as written."""
 
-    Patterns ignore case, except those of the written forms in ``_CASED_FORMS``.
+    pattern: re.Pattern[str]
+    canonical: str
+    length: int
+    probe: str
+    on_lowered: bool
+
+
+@cache
+def _matcher(vocabulary: str) -> list[_Term]:
+    """A term for every synonym, longest first.
+
+    Patterns are in lower case and run on the lower-cased text, except those of the written forms
+    in ``_CASED_FORMS``, which run on the text as written.
     """
     vocab = get_vocabulary(vocabulary)
-    out: list[tuple[re.Pattern[str], str, int, str]] = []
+    out: list[_Term] = []
     for canonical in vocab.names:
         for synonym in {
             form for s in vocab.terms(canonical) for form in (s.lower(), fold_accents(s.lower()))
@@ -181,16 +194,16 @@ def _matcher(vocabulary: str) -> list[tuple[re.Pattern[str], str, int, str]]:
                 opening = form.istitle() and vocabulary == "sensors"
                 before = r"(?:(?<=[^.!?\s]\s)|(?<=[(/'\"]))" if opening else r"(?<![A-Za-z0-9])"
                 pattern = before + re.escape(form) + r"(?![A-Za-z0-9])"
-                out.append((re.compile(pattern), canonical, len(form), form.lower()))
+                out.append(_Term(re.compile(pattern), canonical, len(form), form.lower(), False))
             if synonym in _UNSAFE_IN_TEXT or len(synonym) < 2:
                 continue
             probe = _probe(synonym)
-            out.append((re.compile(_phrase_pattern(synonym), re.IGNORECASE), canonical, len(synonym), probe))
+            out.append(_Term(re.compile(_phrase_pattern(synonym)), canonical, len(synonym), probe, True))
             if vocabulary == "applications" and (verb := _verb_pattern(synonym)):
                 # The object keeps its longest word unless that word was the noun ('mapping').
                 head = synonym.rsplit(" ", 1)[0]
-                out.append((re.compile(verb, re.IGNORECASE), canonical, len(synonym), _probe(head)))
-    out.sort(key=lambda item: -item[2])
+                out.append(_Term(re.compile(verb), canonical, len(synonym), _probe(head), True))
+    out.sort(key=lambda item: -item.length)
     return out
 
 
@@ -198,7 +211,7 @@ _WORD = re.compile(r"[a-z0-9]+")
 
 
 @cache
-def _dataset_matcher() -> list[tuple[re.Pattern[str], str, int, str]]:
+def _dataset_matcher() -> list[_Term]:
     """Patterns for benchmark dataset names, longest first.
 
     A name that is short or made of everyday words ('AID', 'FLAIR', 'BEN') must be written as the table
@@ -213,7 +226,7 @@ def _dataset_matcher() -> list[tuple[re.Pattern[str], str, int, str]]:
         for t in apps.terms(c)
         if (key := " ".join(_WORD.findall(t.lower())))
     ]
-    out: list[tuple[re.Pattern[str], str, int, str]] = []
+    out: list[_Term] = []
     for canonical in table.names:
         if not table.column(canonical, "task_type"):
             continue  # a pretraining corpus (SeCo, SSL4EO-S12) is no benchmark; its name is the model's
@@ -230,10 +243,12 @@ def _dataset_matcher() -> list[tuple[re.Pattern[str], str, int, str]]:
                     continue
                 # Exactly as written: 'burn_scars' is the dataset, 'burn scars' the task.
                 pattern = re.compile(r"(?<![A-Za-z0-9])" + re.escape(name) + r"(?![A-Za-z0-9])")
+                out.append(_Term(pattern, canonical, len(name), _probe(name.lower()), False))
             else:
-                pattern = re.compile(_phrase_pattern(name), re.IGNORECASE)
-            out.append((pattern, canonical, len(name), _probe(name.lower())))
-    out.sort(key=lambda item: -item[2])
+                out.append(
+                    _Term(re.compile(_phrase_pattern(name)), canonical, len(name), _probe(name.lower()), True)
+                )
+    out.sort(key=lambda item: -item.length)
     return out
 
 
@@ -249,17 +264,19 @@ def find_datasets(text: str) -> list[str]:
     return list(dict.fromkeys(name for name, _, _ in _scan(text, _dataset_matcher())))
 
 
-def _scan(text: str, patterns: Sequence[tuple[re.Pattern[str], str, int, str]]) -> list[tuple[str, int, int]]:
+def _scan(text: str, patterns: Sequence[_Term]) -> list[tuple[str, int, int]]:
     """(canonical, start, end) of every match in ``text``, in order; patterns come longest first
     and a match overlapping an earlier one is dropped. A pattern whose probe is not in the text is
     not run."""
     taken: list[tuple[int, int]] = []
     found: list[tuple[str, int, int]] = []
     lowered = text.lower()
-    for pattern, canonical, _, probe in patterns:
+    if len(lowered) != len(text):  # a character whose lower case is longer: spans must agree
+        text = lowered
+    for pattern, canonical, _, probe, on_lowered in patterns:
         if probe not in lowered:
             continue
-        for match in pattern.finditer(text):
+        for match in pattern.finditer(lowered if on_lowered else text):
             start, end = match.span()
             if any(start < e and s < end for s, e in taken):
                 continue
