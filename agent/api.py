@@ -7,6 +7,7 @@ import time
 from collections.abc import Mapping
 
 from agent.errors import ConfigurationError, InputError
+from agent.interpreter import interpret
 from agent.orchestrator import Orchestrator, Turn, validate_text
 from agent.resources import Resources, get_resources
 from agent.selection import Selection, Status
@@ -80,14 +81,39 @@ class Session:
             return None
 
     def ask(self, text: str) -> Selection:
-        """Start a task, or answer pending questions in free text."""
+        """Start a task, answer pending questions in free text, or change the task just answered.
+
+        After an answer, text that names no application or task of its own but a constraint, data,
+        region or model ('only open weights', 'what about Bangladesh?', 'not TerraMind') changes
+        that task, and the answer says so; anything else starts a new task.
+        """
         text = validate_text(text, self.settings.orchestrator.max_query_chars)
         if self._turn is not None and self._pending:
             self._answers["reply"] = f"{self._answers.get('reply', '')} {text}".strip()
             return self._continue(text, {q.field for q in self._pending})
+        previous = self._turn
+        if previous is not None and self.last_selection is not None and self._changes_task(text):
+            joint = " " if previous.text.rstrip().endswith((".", "?", "!", ";")) else ". "
+            self._turn = Turn(text=f"{previous.text.rstrip()}{joint}{text}", k=self.k, clarify=self.clarify)
+            self._turn.asked = set(previous.asked)
+            selection = self._run()
+            shown = previous.text if len(previous.text) <= 80 else previous.text[:77].rstrip() + "..."
+            selection.assumptions.insert(
+                0, f"Read as a change to the previous task ('{shown}'); start a new task to leave it behind"
+            )
+            return selection
         self._turn = Turn(text=text, k=self.k, clarify=self.clarify)
         self._asked, self._answers = [], {}
         return self._run()
+
+    def _changes_task(self, text: str) -> bool:
+        """Whether ``text`` changes the last task: no application or task of its own, but something
+        the task can take (a constraint, data, a region, a model named or ruled out)."""
+        alone = interpret(text).query
+        if alone.application or alone.task_type:
+            return False
+        mentions = self.resources.model_names().find(text)
+        return bool(alone.filled_fields() or mentions.named or mentions.excluded)
 
     def answer(self, answers: Mapping[str, str], reply: str | None = None) -> Selection:
         """Answer pending questions by field (e.g. {'modality': 'SAR'}), all in one round.

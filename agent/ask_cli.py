@@ -135,7 +135,8 @@ def _chat(args: argparse.Namespace) -> int:
     settings = _settings(args)
     session = Session(settings, use_memory=not args.no_memory)
     print(
-        "Describe your remote-sensing task (empty line, 'quit' or Ctrl-D to quit; 'new' starts a new task)."
+        "Describe your remote-sensing task (empty line, 'quit' or Ctrl-D to quit; 'new' starts a new task;\n"
+        "after an answer, 'only open weights' or 'what about Bangladesh?' changes the task just answered)."
     )
     while True:
         try:
@@ -153,6 +154,4 @@ def _chat(args: argparse.Namespace) -> int:
             print(f"error: {exc}")
             continue
         print(render_text(selection))
-        if selection.status != Status.needs_clarification:
-            session = Session(settings, use_memory=not args.no_memory)
     return 0

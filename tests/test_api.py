@@ -584,6 +584,32 @@ def test_terminal_chat_quits_on_quit(
     assert "Understood" not in capsys.readouterr().out  # left before reading a task
 
 
+def test_after_an_answer_a_constraint_changes_the_task_and_a_new_task_starts_afresh() -> None:
+    session = Session(_settings(), clarify=False)
+    session.ask("flood mapping with Sentinel-1")
+    changed = session.ask("only models with open weights, under 50M parameters")
+    assert (changed.query.application, changed.query.sensor) == ("flood mapping", ["Sentinel-1"])
+    assert changed.query.open_weights and changed.query.compute.max_parameters_m == 50.0
+    assert changed.assumptions[0].startswith("Read as a change to the previous task ('flood mapping")
+    excluded = session.ask("not TerraMind")  # a model ruled out changes the task too
+    assert excluded.query.exclusions.models == ["terramind"] and excluded.query.open_weights
+    fresh = session.ask("ship detection in SAR images")  # an application of its own: a new task
+    assert fresh.query.application == "ship detection" and not fresh.query.open_weights
+    assert not any(a.startswith("Read as a change") for a in fresh.assumptions)
+
+
+def test_terminal_chat_changes_the_task_just_answered(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    task = "flood mapping with Sentinel-1, few labels, on a laptop"  # nothing left to ask
+    replies = iter([task, "what about Bangladesh?", "new", "Bangladesh", "quit"])
+    monkeypatch.setattr("builtins.input", lambda _prompt: next(replies))
+    assert main(["chat", "--no-memory", "--k", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "region: Bangladesh" in out and out.count("flood mapping · SAR · Sentinel-1") == 2  # changed
+    assert out.count("Read as a change to the previous task") == 1  # 'new' started afresh
+
+
 def test_a_task_with_nothing_to_search_on_considers_every_record() -> None:
     selection = select_models("Which model is the most recent?", clarify=False, settings=_settings())
     assert selection.query.priorities == ["recency"]

@@ -309,3 +309,18 @@ def test_warm_up_builds_what_the_first_request_needs() -> None:
     app_module.warm_up(Settings(memory={"enabled": False}))
     assert _dataset_matcher.cache_info().currsize == 1
     assert _matcher.cache_info().currsize >= 3  # sensors, modalities, applications at least
+
+
+@pytest.mark.slow
+def test_chat_reads_a_constraint_after_an_answer_as_a_change_to_that_task() -> None:
+    tab = _chat_tab()
+    conv = Conversation()
+    out = _final(tab.respond("Flood mapping with Sentinel-1 SAR, few labels, CPU laptop", [], conv, 3, False))
+    first = conv.session
+    assert conv.selection is not None and conv.selection.models
+    out = _final(tab.respond("only models with open weights", out[tab.chatbot], conv, 3, False))
+    assert conv.session is first and conv.selection is not None
+    assert conv.selection.query.application == "flood mapping" and conv.selection.query.open_weights
+    assert conv.selection.assumptions[0].startswith("Read as a change to the previous task")
+    _final(tab.respond("Building segmentation from aerial images", out[tab.chatbot], conv, 3, False))
+    assert conv.selection is not None and not conv.selection.query.open_weights  # a new task

@@ -102,14 +102,19 @@ Turn = tuple[Callable[[], Selection], str]
 
 
 def start_or_continue(conv: Conversation, text: str, settings: Settings) -> Turn:
-    """The turn that answers typed text: answers pending questions, or starts a new task.
+    """The turn that answers typed text: answers pending questions, changes the task just answered
+    ('only open weights'), or starts a new task.
 
     Answers already clicked for other questions go with the typed text in the same round.
     Text the agent would refuse (empty, too long) raises here, before anything is changed.
     """
     validate_text(text, settings.orchestrator.max_query_chars)
     if conv.session is None or not conv.pending:
-        conv.session = Session(settings, k=settings.top_k)
+        # A session already answering reads the text as a change to that task, or as a new one.
+        if conv.session is None:
+            conv.session = Session(settings, k=settings.top_k)
+        else:  # the settings panel may have changed since the last answer
+            conv.session.settings, conv.session.k = settings, settings.top_k
         conv.votes, conv.picks = {}, {}
     session = conv.session
     if conv.picks:
