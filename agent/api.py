@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import logging
+import re
 import time
 from collections.abc import Mapping
 
 from agent.errors import ConfigurationError, InputError
-from agent.interpreter import interpret
+from agent.interpreter import find_terms, interpret
 from agent.orchestrator import Orchestrator, Turn, validate_text
 from agent.resources import Resources, get_resources
 from agent.selection import Selection, Status
@@ -93,8 +94,9 @@ class Session:
             return self._continue(text, {q.field for q in self._pending})
         previous = self._turn
         if previous is not None and self.last_selection is not None and self._changes_task(text):
-            joint = " " if previous.text.rstrip().endswith((".", "?", "!", ";")) else ". "
-            self._turn = Turn(text=f"{previous.text.rstrip()}{joint}{text}", k=self.k, clarify=self.clarify)
+            before = _without_replaced(previous.text, text).rstrip()
+            joint = " " if before.endswith((".", "?", "!", ";")) else ". "
+            self._turn = Turn(text=f"{before}{joint}{text}", k=self.k, clarify=self.clarify)
             self._turn.asked = set(previous.asked)
             selection = self._run()
             shown = previous.text if len(previous.text) <= 80 else previous.text[:77].rstrip() + "..."
@@ -178,6 +180,36 @@ class Session:
         if selection is None or memory is None or selection.interaction_id is None:
             raise ConfigurationError("Feedback needs an answered task and task memory switched on.")
         memory.record_feedback(self.settings.user_id, selection.interaction_id, model_id, vote, comment)  # type: ignore[attr-defined]
+
+
+_INSTEAD = re.compile(
+    r"\binstead\b|\brather\b|\bswitch(?:ing)? to\b|\bchange (?:it |that )?to\b", re.IGNORECASE
+)
+# What a change that says 'instead' replaces: the previous task's terms of the same kind.
+_REPLACED = {
+    "sensors": ("sensors", "modalities"),
+    "modalities": ("sensors", "modalities"),
+    "regions": ("regions",),
+}
+_LEADING_WORD = re.compile(r"\b(?:with|in|from|using|on|over|for|of|and|or)\s+$", re.IGNORECASE)
+
+
+def _without_replaced(previous: str, change: str) -> str:
+    """``previous`` without the sensors, modalities or regions a change names 'instead'
+    ('what about Landsat instead?' drops 'Sentinel-2'); unchanged without such a change."""
+    if not _INSTEAD.search(change):
+        return previous
+    spans = []
+    for kind, replaced in _REPLACED.items():
+        if not find_terms(change, kind):
+            continue
+        for name in replaced:
+            for _, start, end in find_terms(previous, name):
+                # 'with Sentinel-1', 'in Kenya': the word that led to the term goes with it.
+                lead = _LEADING_WORD.search(previous[:start])
+                spans.append((lead.start() if lead else start, end))
+    kept = "".join(" " if any(s <= i < e for s, e in spans) else ch for i, ch in enumerate(previous))
+    return re.sub(r"\s+([.,;?!])", r"\1", " ".join(kept.split()))
 
 
 def _configured_llm(settings: Settings) -> object | None:

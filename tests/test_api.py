@@ -598,6 +598,18 @@ def test_after_an_answer_a_constraint_changes_the_task_and_a_new_task_starts_afr
     assert not any(a.startswith("Read as a change") for a in fresh.assumptions)
 
 
+def test_a_change_that_says_instead_replaces_the_data_or_region_it_names() -> None:
+    session = Session(_settings(), clarify=False)
+    session.ask("flood mapping with Sentinel-1 SAR in Kenya")
+    landsat = session.ask("what about Landsat instead?")
+    assert landsat.query_text == "flood mapping in Kenya. what about Landsat instead?"
+    assert (landsat.query.sensor, landsat.query.modality) == (["Landsat"], ["Multispectral"])
+    ghana = session.ask("and in Ghana instead")
+    assert ghana.query.region == ["Ghana"] and ghana.query.sensor == ["Landsat"]
+    both = session.ask("also Sentinel-2")  # without 'instead' a change adds
+    assert both.query.sensor == ["Landsat", "Sentinel-2"]
+
+
 def test_terminal_chat_changes_the_task_just_answered(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
