@@ -432,13 +432,15 @@ _PRIORITIES: tuple[tuple[str, str], ...] = (
         "accuracy",
         r"highest (?:overall )?accuracy|most accurate|best (?:possible )?(?:accuracy|performance)|"
         r"accuracy (?:is|are) (?:most |very )?important|maximi[sz]e accuracy|state[\s-]of[\s-]the[\s-]art|"
-        r"most powerful|accuracy and spatial detail|top performance|accuracy-focused",
+        r"most powerful|accuracy and spatial detail|top performance|accuracy-focused|more accurate|"
+        r"(?:higher|better) accuracy|(?:bigger|larger) (?:models?|ones|backbones?|variants?)",
     ),
-    ("speed", r"\bfast\b|real[\s-]time|low[\s-]latency|quick|speed|throughput|near real"),
+    ("speed", r"\bfast(?:er)?\b|real[\s-]time|low[\s-]latency|quick|speed|throughput|near real"),
     (
         "efficiency",
         r"efficien|small model|compact|lightweight|light[\s-]weight|limited compute|limited resources|"
-        r"cheap|small enough|low memory",
+        r"cheap|small enough|low memory|\blighter\b|"
+        r"(?:smaller|tinier) (?:models?|ones|networks?|backbones?|variants?)|something (?:smaller|tinier)",
     ),
     (
         "precision",

@@ -608,6 +608,8 @@ def test_a_change_that_says_instead_replaces_the_data_or_region_it_names() -> No
     assert ghana.query.region == ["Ghana"] and ghana.query.sensor == ["Landsat"]
     both = session.ask("also Sentinel-2")  # without 'instead' a change adds
     assert both.query.sensor == ["Landsat", "Sentinel-2"]
+    lighter = session.ask("something lighter")  # a priority is a change too
+    assert "efficiency" in lighter.query.priorities and lighter.query.application == "flood mapping"
 
 
 def test_terminal_chat_changes_the_task_just_answered(
