@@ -380,11 +380,15 @@ def region_fit(record: ModelRecord, wanted: Sequence[str]) -> RegionFit:
     )
     where = " and ".join(wanted)
     names = _shorten(", ".join(_region_names(record)), 60)
+    # The pretraining regions that give the coverage: 'global', 'Africa', not every region listed.
+    via = [n for n in _region_names(record) if coverage(_regions_in(n), wanted) is pretraining]
+    shown = "global" if any(region_kind(g) == "scope" for n in via for g in _regions_in(n)) else ""
+    shown = shown or _shorten(", ".join(via), 40)
     evidence: list[str] = []
     if pretraining is Coverage.covers:
-        evidence.append(f"pretraining data covers {where} ({names})")
+        evidence.append(f"pretraining data covers {where} ({shown})")
     elif pretraining is Coverage.inside:
-        evidence.append(f"pretraining data covers part of {where} ({names})")
+        evidence.append(f"pretraining data covers part of {where} ({shown})")
     if evaluated:
         evidence.append(f"evaluated on data from {where}: {_shorten(', '.join(evaluated), 60)}")
     mismatch = None
