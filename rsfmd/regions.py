@@ -18,7 +18,7 @@ from functools import cache
 
 from rsfmd.vocab import get_vocabulary
 
-# Kinds that place a region on the globe; themes (tropics, coasts, cities) cut across them.
+# Kinds that place a region on the globe; themes (tropics, coasts, urban areas) cut across them.
 _PLACES = frozenset({"continent", "polar", "planet"})
 
 
@@ -68,9 +68,8 @@ def region_coverage(have: str, wanted: str) -> Coverage:
         return Coverage.unknown  # a theme (tropics, coasts) on either side
     if mine & theirs:
         return Coverage.near
-    if {region_kind(r) for r in mine | theirs} & {"polar"} and not (
-        {region_kind(r) for r in mine | theirs} & {"planet"}
-    ):
+    kinds = {region_kind(r) for r in mine | theirs}
+    if "polar" in kinds and "planet" not in kinds:
         return Coverage.unknown  # the Arctic and North America overlap; the table cannot say how
     return Coverage.elsewhere
 

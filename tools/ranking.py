@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 
+from agent.interpreter import find_terms
 from agent.query import StructuredQuery
 from rsfmd.datasets import bench_application, dataset_info, evaluated_on, find_dataset, strip_qualifier
 from rsfmd.licenses import allows_commercial_use, within_licenses
@@ -401,8 +402,6 @@ def region_fit(record: ModelRecord, wanted: Sequence[str]) -> RegionFit:
 @cache
 def _regions_in(text: str) -> tuple[str, ...]:
     """Canonical regions named in a free-text region ('United States (42 cities)')."""
-    from agent.interpreter import find_terms
-
     return tuple(dict.fromkeys(g for g, _, _ in find_terms(text, "regions")))
 
 
