@@ -511,7 +511,7 @@ def test_pretraining_and_evaluation_regions_weigh_against_the_users_region() -> 
     assert fit["tested"].score > fit["unstated"].score
     assert "pretraining data covers Africa (global)" in fit["worldwide"].evidence
     assert any(
-        e.startswith("evaluated on data from Africa: m-cashew-plantation") for e in fit["tested"].evidence
+        e.startswith("evaluated on data from Benin: m-cashew-plantation") for e in fit["tested"].evidence
     )
     # Without a region, France-only pretraining is not held against the model.
     no_region = StructuredQuery(application="crop type mapping", modality=["Multispectral"])
@@ -574,3 +574,19 @@ def test_asked_for_efficiency_under_a_loose_budget_smaller_still_counts() -> Non
     assert efficiency_fit(tiny, loose).score == efficiency_fit(mid, loose).score == 1.0
     efficient = StructuredQuery(task_type="segmentation", compute=gpu, priorities=["efficiency"])
     assert efficiency_fit(tiny, efficient).score > efficiency_fit(mid, efficient).score
+
+
+def test_a_record_without_pretraining_regions_is_read_through_its_pretraining_datasets() -> None:
+    kwargs: dict[str, Any] = {"modalities": ["Multispectral"], "num_parameters": 86}
+    corpus = record("corpus", pretraining_phases=[{"dataset": "SSL4EO-S12 + GeoNRW RGB"}], **kwargs)
+    european = record("european", pretraining_phases=[{"dataset": "BigEarthNet"}], **kwargs)
+    kenya = StructuredQuery(application="crop type mapping", modality=["Multispectral"], region=["Kenya"])
+    covered = generalizability_fit(Candidate(corpus), kenya)
+    assert "pretraining data covers Kenya (global, after its pretraining data SSL4EO-S12, GeoNRW RGB)" in (
+        covered.evidence
+    )
+    elsewhere = generalizability_fit(Candidate(european), kenya)
+    assert elsewhere.score < covered.score
+    assert "pretrained only on data from Europe, after its pretraining data BigEarthNet, not Kenya" in (
+        elsewhere.evidence
+    )

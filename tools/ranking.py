@@ -367,36 +367,64 @@ class RegionFit:
 
 
 def region_fit(record: ModelRecord, wanted: Sequence[str]) -> RegionFit:
-    """Pretraining coverage of the user's regions, and results on datasets from them."""
-    have = [g for n in _region_names(record) for g in _regions_in(n)]
+    """Pretraining coverage of the user's regions, and results on datasets from them.
+
+    A record that states no pretraining regions is read through the regions the dataset table gives
+    its pretraining datasets (fMoW: global; BigEarthNet: Europe), and the evidence says so.
+    """
+    region_names, derived_from = _region_names(record), ""
+    if not region_names:
+        region_names, corpora = _pretraining_dataset_regions(record)
+        derived_from = f", after its pretraining data {', '.join(corpora)}" if corpora else ""
+    have = [g for n in region_names for g in _regions_in(n)]
     pretraining = coverage(have, wanted)
-    evaluated = sorted(
-        {
-            strip_qualifier(b.dataset)
-            for b in record.benchmarks
-            if (info := find_dataset(b.dataset)) is not None
-            and coverage(_dataset_regions(info.name), wanted) in {Coverage.covers, Coverage.inside}
-            and not any(region_kind(g) == "scope" for g in _dataset_regions(info.name))
-        }
-    )
+    # Datasets from the user's region, by the region the table gives them ('Europe' for EuroSAT
+    # when the user is in Germany: said as Europe, not as Germany).
+    from_region: dict[str, set[str]] = {}
+    for b in record.benchmarks:
+        info = find_dataset(b.dataset)
+        if info is None or any(region_kind(g) == "scope" for g in _dataset_regions(info.name)):
+            continue
+        if coverage(_dataset_regions(info.name), wanted) in {Coverage.covers, Coverage.inside}:
+            from_region.setdefault(", ".join(info.regions), set()).add(strip_qualifier(b.dataset))
+    evaluated = sorted(d for names_ in from_region.values() for d in names_)
     where = " and ".join(wanted)
-    names = _shorten(", ".join(_region_names(record)), 60)
+    names = _shorten(", ".join(region_names), 60) + derived_from
     # The pretraining regions that give the coverage: 'global', 'Africa', not every region listed.
-    via = [n for n in _region_names(record) if coverage(_regions_in(n), wanted) is pretraining]
+    via = [n for n in region_names if coverage(_regions_in(n), wanted) is pretraining]
     shown = "global" if any(region_kind(g) == "scope" for n in via for g in _regions_in(n)) else ""
-    shown = shown or _shorten(", ".join(via), 40)
+    shown = (shown or _shorten(", ".join(via), 40)) + derived_from
     evidence: list[str] = []
     if pretraining is Coverage.covers:
         evidence.append(f"pretraining data covers {where} ({shown})")
     elif pretraining is Coverage.inside:
         evidence.append(f"pretraining data covers part of {where} ({shown})")
-    if evaluated:
-        evidence.append(f"evaluated on data from {where}: {_shorten(', '.join(evaluated), 60)}")
+    if from_region:
+        groups = "; ".join(
+            f"{region}: {', '.join(sorted(sets))}" for region, sets in sorted(from_region.items())
+        )
+        evidence.append(f"evaluated on data from {_shorten(groups, 70)}")
     mismatch = None
     if pretraining is Coverage.elsewhere:
         mismatch = f"pretrained only on data from {names}, not {where}"
         evidence.append(mismatch)
     return RegionFit(pretraining, tuple(evaluated), tuple(evidence), mismatch)
+
+
+_DATASET_LIST = re.compile(r"\s*(?:\+|,|;|/|\band\b)\s*")
+
+
+def _pretraining_dataset_regions(record: ModelRecord) -> tuple[list[str], list[str]]:
+    """(regions, datasets): the dataset table's regions for the record's pretraining datasets."""
+    regions: list[str] = []
+    corpora: list[str] = []
+    for phase in record.pretraining_phases:
+        for part in _DATASET_LIST.split(phase.dataset or ""):
+            info = find_dataset(part.strip()) if part.strip() else None
+            if info is not None and info.regions:
+                corpora.append(info.name)
+                regions.extend(r for r in info.regions if r not in regions)
+    return regions, list(dict.fromkeys(corpora))
 
 
 @cache
