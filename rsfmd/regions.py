@@ -57,6 +57,7 @@ def _places(name: str) -> frozenset[str]:
     return frozenset(r for r in region_ancestors(name) if region_kind(r) in _PLACES)
 
 
+@cache
 def region_coverage(have: str, wanted: str) -> Coverage:
     """How one region ``have`` (e.g. of pretraining data) covers the user's region ``wanted``."""
     if region_kind(have) == "scope" or have in region_ancestors(wanted):

@@ -366,12 +366,27 @@ class RegionFit:
     mismatch: str | None  # said as a trade-off: pretrained only on other continents
 
 
+# region_fit per (record object, regions): ranking and explanation ask for the same records.
+_REGION_FITS: dict[tuple[int, tuple[str, ...]], tuple[ModelRecord, RegionFit]] = {}
+
+
 def region_fit(record: ModelRecord, wanted: Sequence[str]) -> RegionFit:
     """Pretraining coverage of the user's regions, and results on datasets from them.
 
     A record that states no pretraining regions is read through the regions the dataset table gives
     its pretraining datasets (fMoW: global; BigEarthNet: Europe), and the evidence says so.
     """
+    key = (id(record), tuple(wanted))
+    if (hit := _REGION_FITS.get(key)) is not None and hit[0] is record:
+        return hit[1]
+    if len(_REGION_FITS) > 20_000:
+        _REGION_FITS.clear()
+    fit = _region_fit(record, wanted)
+    _REGION_FITS[key] = (record, fit)
+    return fit
+
+
+def _region_fit(record: ModelRecord, wanted: Sequence[str]) -> RegionFit:
     region_names, derived_from = _region_names(record), ""
     if not region_names:
         region_names, corpora = _pretraining_dataset_regions(record)
@@ -381,12 +396,9 @@ def region_fit(record: ModelRecord, wanted: Sequence[str]) -> RegionFit:
     # Datasets from the user's region, by the region the table gives them ('Europe' for EuroSAT
     # when the user is in Germany: said as Europe, not as Germany).
     from_region: dict[str, set[str]] = {}
-    for b in record.benchmarks:
-        info = find_dataset(b.dataset)
-        if info is None or any(region_kind(g) == "scope" for g in _dataset_regions(info.name)):
-            continue
-        if coverage(_dataset_regions(info.name), wanted) in {Coverage.covers, Coverage.inside}:
-            from_region.setdefault(", ".join(info.regions), set()).add(strip_qualifier(b.dataset))
+    for (label, regions), datasets in _regional_results(record).items():
+        if coverage(regions, wanted) in {Coverage.covers, Coverage.inside}:
+            from_region.setdefault(label, set()).update(datasets)
     evaluated = sorted(d for names_ in from_region.values() for d in names_)
     where = " and ".join(wanted)
     names = _shorten(", ".join(region_names), 60) + derived_from
@@ -409,6 +421,27 @@ def region_fit(record: ModelRecord, wanted: Sequence[str]) -> RegionFit:
         mismatch = f"pretrained only on data from {names}, not {where}"
         evidence.append(mismatch)
     return RegionFit(pretraining, tuple(evaluated), tuple(evidence), mismatch)
+
+
+_REGIONAL_RESULTS: dict[int, tuple[ModelRecord, dict[tuple[str, tuple[str, ...]], set[str]]]] = {}
+
+
+def _regional_results(record: ModelRecord) -> dict[tuple[str, tuple[str, ...]], set[str]]:
+    """The record's result datasets that the dataset table places somewhere other than 'global',
+    by (region as the table writes it, canonical regions); computed once per record object."""
+    if (hit := _REGIONAL_RESULTS.get(id(record))) is not None and hit[0] is record:
+        return hit[1]
+    if len(_REGIONAL_RESULTS) > 5_000:
+        _REGIONAL_RESULTS.clear()
+    out: dict[tuple[str, tuple[str, ...]], set[str]] = {}
+    for b in record.benchmarks:
+        info = find_dataset(b.dataset)
+        if info is None or not (regions := _dataset_regions(info.name)):
+            continue
+        if not any(region_kind(g) == "scope" for g in regions):
+            out.setdefault((", ".join(info.regions), regions), set()).add(strip_qualifier(b.dataset))
+    _REGIONAL_RESULTS[id(record)] = (record, out)
+    return out
 
 
 _DATASET_LIST = re.compile(r"\s*(?:\+|,|;|/|\band\b)\s*")
