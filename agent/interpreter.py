@@ -456,7 +456,7 @@ _PRIORITIES: tuple[tuple[str, str], ...] = (
 )
 _EXCLUDE = re.compile(
     r"(?:\bno\b|\bwithout\b|\bnot\b|\bexclude\b|\bexcluding\b|\bexcept\b|\bavoid\b|don'?t have|do not have|"
-    r"other than|rather than)\s+((?:any\s+)?[a-z0-9][a-z0-9\s\-+/]{0,24})"
+    r"other than|rather than|instead of)\s+((?:any\s+)?[a-z0-9][a-z0-9\s\-+/]{0,24})"
 )
 _PARAMS = re.compile(
     r"(?:under|below|less than|fewer than|at most|max(?:imum)?|<=?|up to|no more than|smaller than|within)\s*"

@@ -391,6 +391,8 @@ def test_a_negation_rules_out_only_what_it_names() -> None:
     brazil = interpret("a model NOT trained on Chinese data, for land cover in Brazil").query
     assert (brazil.region, brazil.exclusions.regions) == (["Brazil"], ["China"])
     assert interpret("coastal erosion monitoring along the Baltic Sea").query.application == "coastal mapping"
+    instead = interpret("flood mapping with Sentinel-2 instead of Sentinel-1").query
+    assert (instead.sensor, instead.exclusions.sensors) == (["Sentinel-2"], ["Sentinel-1"])
 
 
 @pytest.mark.parametrize(
