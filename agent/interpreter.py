@@ -729,10 +729,10 @@ def interpret(
 
     sensors = [s for s, _, _ in find_terms(written, "sensors") if s not in exclusions.sensors]
     if not sensors:
-        for sensor, written in find_terms_fuzzy(lowered, "sensors"):
+        for sensor, slip in find_terms_fuzzy(lowered, "sensors"):
             if sensor not in exclusions.sensors:
                 sensors.append(sensor)
-                notes.append(f"read '{written}' as {sensor}")
+                notes.append(f"read '{slip}' as {sensor}")
     # A modality word inside an application's name is no input modality ('local climate zone'),
     # unless the application works on that modality ('hyperspectral image classification').
     apps = find_terms(lowered, "applications")

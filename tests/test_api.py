@@ -383,6 +383,12 @@ def test_resolution_shorthands_are_read(text: str, resolution: str | None) -> No
     assert interpret(text).query.spatial_resolution == resolution
 
 
+def test_a_misspelt_sensor_leaves_the_rest_of_the_task_read() -> None:
+    slip = interpret("change detection with sentinal-2 and hyperspectral imagery")
+    assert slip.query.sensor == ["Sentinel-2"] and "read 'sentinal-2' as Sentinel-2" in slip.notes
+    assert "Hyperspectral" in slip.query.modality  # read from the task, not from the misspelt word
+
+
 def test_a_negation_rules_out_only_what_it_names() -> None:
     query = interpret("flood mapping anywhere except Europe with Sentinel-1").query
     assert query.sensor == ["Sentinel-1"] and query.exclusions.sensors == []  # 'with' ends the negation
