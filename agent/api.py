@@ -8,7 +8,7 @@ import time
 from collections.abc import Mapping
 
 from agent.errors import ConfigurationError, InputError
-from agent.interpreter import find_terms, interpret
+from agent.interpreter import blank_spans, find_terms, interpret
 from agent.orchestrator import Orchestrator, Turn, validate_text
 from agent.resources import Resources, get_resources
 from agent.selection import Selection, Status
@@ -208,8 +208,7 @@ def _without_replaced(previous: str, change: str) -> str:
                 # 'with Sentinel-1', 'in Kenya': the word that led to the term goes with it.
                 lead = _LEADING_WORD.search(previous[:start])
                 spans.append((lead.start() if lead else start, end))
-    kept = "".join(" " if any(s <= i < e for s, e in spans) else ch for i, ch in enumerate(previous))
-    return re.sub(r"\s+([.,;?!])", r"\1", " ".join(kept.split()))
+    return re.sub(r"\s+([.,;?!])", r"\1", " ".join(blank_spans(previous, spans).split()))
 
 
 def _configured_llm(settings: Settings) -> object | None:

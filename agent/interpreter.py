@@ -35,10 +35,10 @@ from rsfmd.vocab import (
 Encode = Callable[[Sequence[str]], np.ndarray]
 """Encodes texts to L2-normalised row vectors."""
 
-# Synonyms too short or too common to match safely inside free text.
-_UNSAFE_IN_TEXT = frozenset(
+# Synonyms too short or too common to match safely inside free text (with those of _CASED_FORMS,
+# which match only in their written case).
+_UNSAFE_WORDS = frozenset(
     {
-        "us",
         "u.s.",
         "ms",
         "cd",
@@ -49,17 +49,10 @@ _UNSAFE_IN_TEXT = frozenset(
         "sea",
         "city",
         "iou",
-        "oli",
-        "abi",
-        "ahi",
         "acc",
         "mr",
         "mae",
-        "als",
-        "msi",
         "epoch",
-        "planet",
-        "spot",
         "dove",
         "edge",
         "temporal",
@@ -67,7 +60,6 @@ _UNSAFE_IN_TEXT = frozenset(
         "mapping",
         "estimation",
         "grounding",
-        "dem",
         "terrain",
         "language",
         "text",
@@ -75,17 +67,6 @@ _UNSAFE_IN_TEXT = frozenset(
         "radar",
         "sound",
         "audio",
-        "emit",
-        # Country names that are also everyday words or names.
-        "turkey",
-        "chad",
-        "jordan",
-        "guinea",
-        "niger",
-        "mali",
-        "togo",
-        "lima",
-        "wellington",
     }
 )
 # The written forms in which an unsafe synonym is still safe: an acronym in capitals ('EMIT',
@@ -113,6 +94,7 @@ _CASED_FORMS: dict[tuple[str, str], tuple[str, ...]] = {
     ("modalities", "als"): ("ALS",),
     ("modalities", "dem"): ("DEM",),
 }
+_UNSAFE_IN_TEXT = _UNSAFE_WORDS | {synonym for _, synonym in _CASED_FORMS}
 _SEP = r"[\s\-_./]*"
 
 
@@ -669,8 +651,7 @@ def _application_texts() -> tuple[list[str], list[str]]:
     names = vocab.names
     # What each application is: its name and synonyms. Its closest_for terms (tasks with no entry
     # of their own, read as it by the rules) would blur that.
-    synonyms = {n: [t.strip() for t in vocab.column(n, "synonyms").split("|") if t.strip()] for n in names}
-    texts = [f"{n}: {', '.join(synonyms[n])}" for n in names]
+    texts = [f"{n}: {', '.join(vocab.synonyms(n))}" for n in names]
     return names, texts
 
 
@@ -691,10 +672,14 @@ _GENERIC = (
 _GENERIC_WORDS = frozenset(_GENERIC.split())
 
 
+def blank_spans(text: str, spans: Sequence[tuple[int, int]]) -> str:
+    """``text`` with every character inside one of ``spans`` replaced by a space (same length)."""
+    return "".join(" " if any(s <= i < e for s, e in spans) else ch for i, ch in enumerate(text))
+
+
 def _says_more_than_its_data(text: str) -> bool:
     spans = [(s, e) for name in ("sensors", "modalities", "regions") for _, s, e in find_terms(text, name)]
-    kept = "".join(" " if any(s <= i < e for s, e in spans) else ch for i, ch in enumerate(text))
-    return any(w not in _GENERIC_WORDS for w in re.findall(r"[a-z]{3,}", kept))
+    return any(w not in _GENERIC_WORDS for w in re.findall(r"[a-z]{3,}", blank_spans(text, spans)))
 
 
 def _similar_application(
@@ -722,8 +707,6 @@ def interpret(
     # As written (acronyms and proper names keep their case), and in lower case for the rules.
     written = _expand_sensor_shorthand(" ".join(text.split()))
     lowered = written.lower()
-    if len(lowered) != len(written):  # a character whose lower case is longer: spans would differ
-        written = lowered
     notes: list[str] = []
     exclusions = _exclusions(lowered)
 

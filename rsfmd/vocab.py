@@ -99,11 +99,18 @@ class Vocabulary:
         """Every term read as ``canonical``: itself, its synonyms, then the terms in ``closest_for``."""
         return _row_terms(canonical, self.rows[canonical])
 
+    def synonyms(self, canonical: str) -> list[str]:
+        """The synonyms of ``canonical`` (not its ``closest_for`` terms)."""
+        return _split_terms(self.rows[canonical].get("synonyms"))
+
+
+def _split_terms(value: str | None) -> list[str]:
+    return [t.strip() for t in (value or "").split("|") if t.strip()]
+
 
 def _row_terms(canonical: str, row: dict[str, str]) -> list[str]:
     # ``closest_for`` (applications): terms with no entry of their own, read as this one.
-    terms = f"{row.get('synonyms') or ''}|{row.get('closest_for') or ''}"
-    return [canonical, *(t.strip() for t in terms.split("|") if t.strip())]
+    return [canonical, *_split_terms(row.get("synonyms")), *_split_terms(row.get("closest_for"))]
 
 
 def _read_table(name: str) -> Vocabulary:

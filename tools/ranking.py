@@ -12,9 +12,10 @@ from __future__ import annotations
 import datetime as dt
 import math
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
+from typing import Any, TypeVar, cast
 
 from agent.interpreter import find_terms
 from agent.query import StructuredQuery
@@ -366,8 +367,21 @@ class RegionFit:
     mismatch: str | None  # said as a trade-off: pretrained only on other continents
 
 
-# region_fit per (record object, regions): ranking and explanation ask for the same records.
-_REGION_FITS: dict[tuple[int, tuple[str, ...]], tuple[ModelRecord, RegionFit]] = {}
+# Values computed per record object (and key): ranking and explanation ask for the same records.
+_PER_RECORD: dict[tuple[int, Hashable], tuple[ModelRecord, Any]] = {}
+_T = TypeVar("_T")
+
+
+def _per_record(record: ModelRecord, key: Hashable, compute: Callable[[], _T]) -> _T:
+    """``compute()`` once per record object and ``key``; records do not change once loaded."""
+    slot = (id(record), key)
+    if (hit := _PER_RECORD.get(slot)) is not None and hit[0] is record:
+        return cast(_T, hit[1])
+    if len(_PER_RECORD) > 20_000:
+        _PER_RECORD.clear()
+    value = compute()
+    _PER_RECORD[slot] = (record, value)
+    return value
 
 
 def region_fit(record: ModelRecord, wanted: Sequence[str]) -> RegionFit:
@@ -376,14 +390,7 @@ def region_fit(record: ModelRecord, wanted: Sequence[str]) -> RegionFit:
     A record that states no pretraining regions is read through the regions the dataset table gives
     its pretraining datasets (fMoW: global; BigEarthNet: Europe), and the evidence says so.
     """
-    key = (id(record), tuple(wanted))
-    if (hit := _REGION_FITS.get(key)) is not None and hit[0] is record:
-        return hit[1]
-    if len(_REGION_FITS) > 20_000:
-        _REGION_FITS.clear()
-    fit = _region_fit(record, wanted)
-    _REGION_FITS[key] = (record, fit)
-    return fit
+    return _per_record(record, ("region fit", tuple(wanted)), lambda: _region_fit(record, wanted))
 
 
 def _region_fit(record: ModelRecord, wanted: Sequence[str]) -> RegionFit:
@@ -423,16 +430,13 @@ def _region_fit(record: ModelRecord, wanted: Sequence[str]) -> RegionFit:
     return RegionFit(pretraining, tuple(evaluated), tuple(evidence), mismatch)
 
 
-_REGIONAL_RESULTS: dict[int, tuple[ModelRecord, dict[tuple[str, tuple[str, ...]], set[str]]]] = {}
-
-
 def _regional_results(record: ModelRecord) -> dict[tuple[str, tuple[str, ...]], set[str]]:
     """The record's result datasets that the dataset table places somewhere other than 'global',
     by (region as the table writes it, canonical regions); computed once per record object."""
-    if (hit := _REGIONAL_RESULTS.get(id(record))) is not None and hit[0] is record:
-        return hit[1]
-    if len(_REGIONAL_RESULTS) > 5_000:
-        _REGIONAL_RESULTS.clear()
+    return _per_record(record, "regional results", lambda: _compute_regional_results(record))
+
+
+def _compute_regional_results(record: ModelRecord) -> dict[tuple[str, tuple[str, ...]], set[str]]:
     out: dict[tuple[str, tuple[str, ...]], set[str]] = {}
     for b in record.benchmarks:
         info = find_dataset(b.dataset)
@@ -440,7 +444,6 @@ def _regional_results(record: ModelRecord) -> dict[tuple[str, tuple[str, ...]], 
             continue
         if not any(region_kind(g) == "scope" for g in regions):
             out.setdefault((", ".join(info.regions), regions), set()).add(strip_qualifier(b.dataset))
-    _REGIONAL_RESULTS[id(record)] = (record, out)
     return out
 
 
