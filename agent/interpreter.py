@@ -168,9 +168,10 @@ def _matcher(vocabulary: str) -> list[_Term]:
     vocab = get_vocabulary(vocabulary)
     out: list[_Term] = []
     for canonical in vocab.names:
-        for synonym in {
+        # In table order, so that equally long terms keep one order whatever the hash seed.
+        for synonym in dict.fromkeys(
             form for s in vocab.terms(canonical) for form in (s.lower(), fold_accents(s.lower()))
-        }:
+        ):
             for form in _CASED_FORMS.get((vocabulary, synonym), ()):
                 # A capitalised word opening a sentence may be the plain word ('Planet-wide').
                 opening = form.istitle() and vocabulary == "sensors"
@@ -212,7 +213,7 @@ def _dataset_matcher() -> list[_Term]:
     for canonical in table.names:
         if not table.column(canonical, "task_type"):
             continue  # a pretraining corpus (SeCo, SSL4EO-S12) is no benchmark; its name is the model's
-        for name in {canonical, *table.terms(canonical)[1:]}:
+        for name in dict.fromkeys([canonical, *table.terms(canonical)[1:]]):
             words = _WORD.findall(name.lower())
             if not words:
                 continue

@@ -58,7 +58,7 @@ class ModelNames:
         reserved = _vocabulary_keys()
         patterns: list[tuple[re.Pattern[str], str, int]] = []
         for record in records:
-            for name in {record.model_name, *record.aliases}:
+            for name in dict.fromkeys([record.model_name, *record.aliases]):
                 name = name.strip()
                 if len(name) < 3 or name.lower() in reserved:
                     continue

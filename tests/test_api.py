@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 
 import pytest
 
@@ -381,6 +384,24 @@ def test_clustering_is_unsupervised_use_and_never_a_compute_cluster() -> None:
 )
 def test_resolution_shorthands_are_read(text: str, resolution: str | None) -> None:
     assert interpret(text).query.spatial_resolution == resolution
+
+
+def test_equally_long_terms_are_read_the_same_whatever_the_hash_seed() -> None:
+    # 'rice paddies' and 'mapping rice' (the verb form of 'rice mapping') are equally long.
+    code = (
+        "from agent.interpreter import interpret; print(interpret('mapping rice paddies in Vietnam').notes)"
+    )
+    notes = {
+        subprocess.run(
+            [sys.executable, "-c", code],
+            capture_output=True,
+            text=True,
+            check=True,
+            env={**os.environ, "PYTHONHASHSEED": seed},
+        ).stdout
+        for seed in ("1", "2", "3", "4", "5")
+    }
+    assert len(notes) == 1, notes
 
 
 def test_a_misspelt_sensor_leaves_the_rest_of_the_task_read() -> None:
