@@ -482,12 +482,12 @@ _COMMERCIAL = re.compile(
     r"permissive licen[cs]e|sell (?:the|a|our) (?:product|service)"
 )
 # 'Apache-2.0 or MIT only', 'BSD-licensed': a named permissive licence.
+_LICENCE_NAME = r"(?:apache(?:[\s-]*2(?:\.0)?)?|mit|bsd(?:[\s-]*[23](?:[\s-]clause)?)?)\b"
 _PERMISSIVE_NAMED = re.compile(
-    r"\b(?:apache(?:[\s-]*2(?:\.0)?)?|mit|bsd(?:[\s-]*[23](?:[\s-]clause)?)?)\b"
+    rf"\b{_LICENCE_NAME}"
     r"(?=[^.]{0,40}\blicen[cs](?:e|ed|ing)\b|\s*(?:or|/|,)\s*(?:apache|mit|bsd)\b|[\s-]licen[cs]ed\b)"
     r"|\blicen[cs]ed? (?:under )?(?:apache|mit|bsd)\b|\bapache[\s-]2(?:\.0)?\b"
 )
-_LICENCE_NAME = r"(?:apache(?:[\s-]*2(?:\.0)?)?|mit|bsd(?:[\s-]*[23](?:[\s-]clause)?)?)\b"
 _LICENCE_RUN = re.compile(rf"(?:[\s-]*2(?:\.0)?\b)?(?:\s*(?:,|/|or|and)\s*{_LICENCE_NAME})*")
 _LICENCE_LIST = re.compile(rf"\b{_LICENCE_NAME}")
 _OPEN_WEIGHTS = re.compile(
