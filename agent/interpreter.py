@@ -109,7 +109,8 @@ class Interpretation:
 
 def _phrase_pattern(phrase: str) -> str:
     parts = [re.escape(p) for p in re.split(r"[\s\-_./]+", phrase.lower()) if p]
-    return r"(?<![a-z0-9])" + _SEP.join(parts) + r"(?![a-z0-9])"
+    # A term followed by '.<digit>' is part of a version ('Prithvi-EO-1.0' does not name EO-1).
+    return r"(?<![a-z0-9])" + _SEP.join(parts) + r"(?![a-z0-9]|\.\d)"
 
 
 # An application named by its verb: 'map floods' is flood mapping, 'detect ships' ship detection.
@@ -176,7 +177,7 @@ def _matcher(vocabulary: str) -> list[_Term]:
                 # A capitalised word opening a sentence may be the plain word ('Planet-wide').
                 opening = form.istitle() and vocabulary == "sensors"
                 before = r"(?:(?<=[^.!?\s]\s)|(?<=[(/'\"]))" if opening else r"(?<![A-Za-z0-9])"
-                pattern = before + re.escape(form) + r"(?![A-Za-z0-9])"
+                pattern = before + re.escape(form) + r"(?![A-Za-z0-9]|\.\d)"
                 out.append(_Term(re.compile(pattern), canonical, len(form), form.lower(), False))
             if synonym in _UNSAFE_IN_TEXT or len(synonym) < 2:
                 continue
@@ -448,6 +449,18 @@ _PARAMS = re.compile(
 _PARAMS_UNIT_FIRST = re.compile(
     r"(?:under|below|less than|at most|<=?|up to)\s*(\d+(?:\.\d+)?)\s*(m|b)\b(?!\s*(?:gsd|res))"
 )
+# 'over 1B parameters', 'at least 300M params', 'billion-parameter models', '1B+ models'.
+_PARAMS_FLOOR = re.compile(
+    r"(?:(?<!no )(?<!not )(?:over|above|more than|larger than|bigger than|greater than|exceeding)|at least|"
+    r"no (?:fewer|less|smaller) than|min(?:imum)?(?: of)?|>=?)\s*"
+    r"(\d+(?:\.\d+)?)\s*(k|m|million|b|billion)?\+?[\s-]*(?:param|parameters|params)\b"
+)
+_PARAMS_FLOOR_PLUS = re.compile(r"\b(\d+(?:\.\d+)?)\s*(m|b)\+[\s-]*(?:param|parameters|params|models?)\b")
+_PARAMS_BILLION_SCALE = re.compile(r"\bbillion[\s-](?:param|parameters?|params|scale)\b")
+_PARAMS_BETWEEN = re.compile(
+    r"between\s*(\d+(?:\.\d+)?)\s*(k|m|million|b|billion)?\s*(?:and|to|-)\s*"
+    r"(\d+(?:\.\d+)?)\s*(k|m|million|b|billion)?\s*(?:param|parameters|params)\b"
+)
 _FLOOR = re.compile(
     r"(?:at least|minimum(?: of)?|min\.?|above|over|more than|>=?|no less than|exceed(?:ing|s)?|higher than|"
     r"better than)\s*(?:an?\s+|the\s+)?(?:([a-z][a-z0-9@\- ]{1,24}?)\s+(?:of\s+)?)?"
@@ -587,14 +600,36 @@ _INFERENCE_TASKS = frozenset(
 )
 
 
+_PARAMETER_UNITS = {"k": 0.001, "m": 1.0, "million": 1.0, "b": 1000.0, "billion": 1000.0}
+
+
+def _millions(value: str, unit: str | None) -> float:
+    return float(value) * _PARAMETER_UNITS[(unit or "m").lower()]
+
+
 def _parameter_limit(text: str) -> float | None:
+    if between := _PARAMS_BETWEEN.search(text):
+        # 'between 100M and 1B parameters': an unstated first unit is the second one's.
+        return _millions(between.group(3), between.group(4))
     match = _PARAMS.search(text) or _PARAMS_UNIT_FIRST.search(text)
     if not match:
         return None
-    value = float(match.group(1))
-    unit = (match.group(2) or "m").lower()
-    scale = {"k": 0.001, "m": 1.0, "million": 1.0, "b": 1000.0, "billion": 1000.0}[unit]
-    return value * scale
+    return _millions(match.group(1), match.group(2))
+
+
+def _parameter_floor(text: str) -> float | None:
+    """The smallest size asked for ('over 1B parameters', 'billion-parameter models'), in millions."""
+    if between := _PARAMS_BETWEEN.search(text):
+        return _millions(between.group(1), between.group(2) or between.group(4))
+    if match := _PARAMS_FLOOR.search(text) or _PARAMS_FLOOR_PLUS.search(text):
+        return _millions(match.group(1), match.group(2))
+    return 1000.0 if _PARAMS_BILLION_SCALE.search(text) else None
+
+
+_OUTPUT_RESOLUTION = re.compile(
+    r"\b(?:to|into|at|reach(?:ing)?|target(?:ing)?|output(?:s| at)?)\s+(?:an?\s+|the\s+)?"
+    r"\d+(?:\.\d+)?[\s-]*(?:cm|m|meters?|metres?)\b(?:\s*(?:gsd|resolution|pixels?))?"
+)
 
 
 def _resolution(text: str) -> tuple[str | None, float | None]:
@@ -824,6 +859,9 @@ def interpret(
         task_type = "zero-shot classification"
     device = _first(_DEVICES, lowered)
     limit = _parameter_limit(lowered)
+    floor = _parameter_floor(lowered)
+    if floor is not None and limit is not None and floor >= limit:
+        floor = None  # 'fewer than 1B parameters, not over 1B' reads as the limit alone
     if limit is None and (memory := _GPU_MEMORY.search(lowered) or _GPU_MEMORY_AFTER.search(lowered)):
         gigabytes = float(memory.group(1))
         inference = regime == "zero-shot" or task_type in _INFERENCE_TASKS
@@ -836,7 +874,13 @@ def interpret(
     priorities = [label for label, pattern in _PRIORITIES if re.search(pattern, lowered)]
     if device in {"edge", "cpu"} and "efficiency" not in priorities:
         priorities.append("efficiency")
-    resolution, resolution_m = _resolution(lowered)
+    resolution_text = lowered
+    if "super-resolution" in (application, task_type):
+        # 'super-resolve Sentinel-2 to 2.5 m': the resolution after 'to' is the output's, not the data's.
+        for target in _OUTPUT_RESOLUTION.finditer(lowered):
+            notes.append(f"'{target.group(0).strip()}' read as the output resolution, not the input's")
+            resolution_text = resolution_text.replace(target.group(0), " " * len(target.group(0)))
+    resolution, resolution_m = _resolution(resolution_text)
     licence_at: dict[int, str] = {}  # start -> licence as written
     for match in _PERMISSIVE_NAMED.finditer(lowered):
         # 'apache-2.0 or mit only': the licences listed after a named one are named too.
@@ -888,7 +932,7 @@ def interpret(
         domain_keywords=[d for d in domain if d],
         task_type=task_type,
         data_regime=regime,
-        compute=ComputeBudget(device_class=device, max_parameters_m=limit),
+        compute=ComputeBudget(device_class=device, max_parameters_m=limit, min_parameters_m=floor),
         priorities=priorities,
         exclusions=exclusions,
         multi_temporal=multi_temporal,

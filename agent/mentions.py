@@ -38,6 +38,16 @@ _SMALLER_BEFORE = re.compile(
     rf"(?:much\s+|slightly\s+|a\s+bit\s+)?{_SMALLER}\s+(?:models?\s+)?than\s+(?:the\s+)?$",
     re.IGNORECASE,
 )
+_LARGER = r"(?:larger|bigger)"
+_LARGER_AFTER = re.compile(
+    rf"^[\s,]*(?:but|only|just|and|yet)\s+(?:a\s+bit\s+|much\s+|slightly\s+|a\s+)?{_LARGER}\b",
+    re.IGNORECASE,
+)
+_LARGER_BEFORE = re.compile(
+    rf"\b(?:a|an|something|anything|one|model|models|option|alternatives?)\s+"
+    rf"(?:much\s+|slightly\s+|a\s+bit\s+)?{_LARGER}\s+(?:models?\s+)?than\s+(?:the\s+)?$",
+    re.IGNORECASE,
+)
 _LIST_GAP = re.compile(r"^(?:\s*(?:,|and|or|nor|/)\s*)+$", re.IGNORECASE)
 
 
@@ -49,6 +59,8 @@ class Mentions:
     excluded: list[str] = field(default_factory=list)
     smaller_than: list[str] = field(default_factory=list)
     """Named models the task asks to undercut in size ("like Prithvi but smaller", "lighter than DOFA")."""
+    larger_than: list[str] = field(default_factory=list)
+    """Named models the task asks to exceed in size ("like CROMA but bigger", "larger than DOFA")."""
 
 
 class ModelNames:
@@ -98,6 +110,9 @@ class ModelNames:
             smaller = _SMALLER_AFTER.match(text[end : end + 40]) or _SMALLER_BEFORE.search(text[:start])
             if smaller and not negated_run and model_id not in mentions.smaller_than:
                 mentions.smaller_than.append(model_id)
+            larger = _LARGER_AFTER.match(text[end : end + 40]) or _LARGER_BEFORE.search(text[:start])
+            if larger and not negated_run and model_id not in mentions.larger_than:
+                mentions.larger_than.append(model_id)
             previous_end = end
         return mentions
 

@@ -162,6 +162,21 @@ class Orchestrator:
                 f"'smaller than {self.resources.by_id[model_id].model_name}' read as fewer than "
                 f"{sizes[model_id]:g}M parameters, the size of its smallest variant"
             )
+        larger = {m: s for m in mentions.larger_than if (s := self.resources.by_id[m].largest_parameters)}
+        if larger and turn.query.compute.min_parameters_m is None:
+            # 'like CROMA but bigger': more parameters than the largest variant of the named model.
+            model_id = max(larger, key=larger.__getitem__)
+            update = {"min_parameters_m": larger[model_id], "above_floor": True}
+            turn.query = turn.query.model_copy(
+                update={"compute": turn.query.compute.model_copy(update=update)}
+            )
+            turn.notes.append(
+                f"'larger than {self.resources.by_id[model_id].model_name}' read as more than "
+                f"{larger[model_id]:g}M parameters, the size of its largest variant"
+            )
+        # A model named only as a size reference ('smaller than DOFA') is not one the user asks about.
+        references = {*mentions.smaller_than, *mentions.larger_than}
+        turn.named_models = [m for m in mentions.named if m not in references]
         if mentions.excluded:
             excluded = list(dict.fromkeys([*turn.query.exclusions.models, *mentions.excluded]))
             exclusions = turn.query.exclusions.model_copy(update={"models": excluded})

@@ -28,6 +28,11 @@ DEVICE_PARAMETER_BUDGET: dict[str, float | None] = {
 _DEVICE_WORDS = {"cpu": "CPU", "edge": "edge device", "single-gpu": "one GPU", "multi-gpu": "several GPUs"}
 
 
+def _size_text(millions: float) -> str:
+    """'300M', '1B', '1.5B'."""
+    return f"{millions / 1000:g}B" if millions >= 1000 else f"{millions:g}M"
+
+
 class MinPerformance(BaseModel):
     """A floor on reported performance (paper Appendix B)."""
 
@@ -52,6 +57,12 @@ class ComputeBudget(BaseModel):
     max_parameters_m: float | None = Field(default=None, gt=0, description="Explicit limit, millions.")
     below_limit: bool = Field(
         default=False, description="The limit is exclusive: fewer parameters than a model the user named."
+    )
+    min_parameters_m: float | None = Field(
+        default=None, gt=0, description="Explicit floor, millions ('over 1B parameters')."
+    )
+    above_floor: bool = Field(
+        default=False, description="The floor is exclusive: more parameters than a model the user named."
     )
 
     def parameter_limit(self) -> float | None:
@@ -168,7 +179,10 @@ class StructuredQuery(BaseModel):
         limit = self.compute.parameter_limit()
         if self.compute.max_parameters_m is not None:
             bound = "fewer than" if self.compute.below_limit else "at most"
-            parts.append(f"{bound} {self.compute.max_parameters_m:g}M parameters")
+            parts.append(f"{bound} {_size_text(self.compute.max_parameters_m)} parameters")
+        if self.compute.min_parameters_m is not None:
+            bound = "more than" if self.compute.above_floor else "at least"
+            parts.append(f"{bound} {_size_text(self.compute.min_parameters_m)} parameters")
         elif self.compute.device_class and limit is not None:
             device = _DEVICE_WORDS.get(self.compute.device_class, self.compute.device_class)
             parts.append(f"{device} (about {limit:g}M parameters)")

@@ -301,6 +301,56 @@ def test_gpu_memory_sets_a_size_budget_and_says_how(text: str, limit: float) -> 
 
 
 @pytest.mark.parametrize(
+    ("text", "floor", "limit"),
+    [
+        ("models larger than 1B parameters for scene classification", 1000.0, None),
+        ("a model with more than 1 billion parameters for change detection", 1000.0, None),
+        ("billion-parameter models for land cover mapping", 1000.0, None),
+        ("at least 300M params, flood mapping", 300.0, None),
+        ("between 100M and 500M parameters for crop type mapping", 100.0, 500.0),
+        ("between 100 and 500M parameters for crop type mapping", 100.0, 500.0),
+        ("no more than 100M params for flood mapping", None, 100.0),  # a limit, not a floor
+        ("pretrained on more than 1 billion images, for building detection", None, None),  # not a size
+    ],
+)
+def test_a_size_floor_is_read_apart_from_a_limit(text: str, floor: float | None, limit: float | None) -> None:
+    compute = interpret(text).query.compute
+    assert (compute.min_parameters_m, compute.max_parameters_m) == (floor, limit)
+
+
+def test_a_size_floor_rules_out_smaller_and_unsized_models() -> None:
+    selection = select_models(
+        "models larger than 1B parameters for scene classification", clarify=False, settings=_settings()
+    )
+    assert "at least 1B parameters" in selection.understood()
+    assert selection.models and all(m.parameters_m and m.parameters_m >= 1000 for m in selection.models)
+    # The size was said: no question about where the model will run.
+    from tools.clarification import questions_for
+
+    asked = {q.field for q in questions_for(selection.query, "too_many", set(), limit=5)}
+    assert "deployment_device" not in asked and "data_regime" in asked
+    sizeless = selection.query.model_copy(update={"compute": type(selection.query.compute)()})
+    assert "deployment_device" in {q.field for q in questions_for(sizeless, "too_many", set(), limit=5)}
+
+
+def test_the_output_resolution_of_super_resolution_is_not_the_input_resolution() -> None:
+    result = interpret("super-resolution of 10 m Sentinel-2 images to 2.5 m resolution")
+    assert result.query.application == "super-resolution"
+    assert result.query.spatial_resolution_m == 10.0
+    assert any("'to 2.5 m resolution' read as the output resolution" in n for n in result.notes)
+    assert (
+        interpret("I need a model to super-resolve Sentinel-2 imagery to 2.5 m").query.spatial_resolution
+        is None
+    )
+
+
+def test_a_version_number_is_no_sensor() -> None:
+    # 'EO-1' (Hyperion's satellite) inside 'Prithvi-EO-1.0' names no sensor.
+    query = interpret("something like Prithvi-EO-1.0 for flood mapping").query
+    assert query.sensor == [] and "Hyperspectral" not in query.modality
+
+
+@pytest.mark.parametrize(
     ("text", "regions"),
     [
         ("smallholder farm mapping in Kenya", ["Kenya"]),

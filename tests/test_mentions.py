@@ -105,7 +105,23 @@ def test_smaller_than_a_named_model_is_a_strict_size_limit() -> None:
     assert selection.query.compute.max_parameters_m == 100 and selection.query.compute.below_limit
     assert "fewer than 100M parameters" in selection.understood()
     assert all(m.parameters_m is not None and m.parameters_m < 100 for m in selection.models)
-    assert any(a.startswith("You named Prithvi-EO-2.0: set aside because") for a in selection.assumptions)
+    # Prithvi-EO-2.0 is a size reference here, not a model asked about: no note about it being set aside.
+    assert not any(a.startswith("You named Prithvi-EO-2.0") for a in selection.assumptions)
+    assert any(
+        a.startswith("'smaller than Prithvi-EO-2.0' read as fewer than 100M") for a in selection.assumptions
+    )
+
+
+def test_larger_than_a_named_model_is_a_strict_size_floor() -> None:
+    selection = select_models(
+        "like CROMA but bigger, for crop type mapping", clarify=False, settings=_settings()
+    )
+    compute = selection.query.compute
+    assert compute.min_parameters_m == 307 and compute.above_floor
+    assert "more than 307M parameters" in selection.understood()
+    assert selection.models and all(
+        m.parameters_m is not None and m.parameters_m > 307 for m in selection.models
+    ), [(m.name, m.parameters_m) for m in selection.models]
 
 
 @pytest.mark.parametrize(

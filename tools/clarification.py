@@ -54,7 +54,8 @@ def questions_for(
         ask("sensor", "Which sensor or platform does your data come from?", _sensor_options(query))
     if query.data_regime is None:
         ask("data_regime", "How much labelled data do you have?", REGIME_OPTIONS)
-    if query.compute.device_class is None and query.compute.max_parameters_m is None:
+    compute = query.compute
+    if compute.device_class is None and compute.max_parameters_m is None and compute.min_parameters_m is None:
         ask("deployment_device", "Where will the model run?", DEVICE_OPTIONS)
     if reason == "low_confidence" and not query.region:
         ask(

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from agent.query import StructuredQuery
 from agent.selection import EvidenceNumber, Links, RankedModel
 from rsfmd.licenses import allows_commercial_use, within_licenses
-from rsfmd.schema import Category
+from rsfmd.schema import Category, ModelRecord
 from tools.ranking import Candidate, region_fit
 
 if TYPE_CHECKING:
@@ -104,6 +104,14 @@ def _evidence(c: Candidate) -> list[EvidenceNumber]:
     ]
 
 
+def _shown_size(record: ModelRecord, query: StructuredQuery) -> float | None:
+    """The smallest variant's size; the largest one's when the user asked for a large model."""
+    compute = query.compute
+    if compute.min_parameters_m is not None and compute.parameter_limit() is None:
+        return record.largest_parameters
+    return record.smallest_parameters
+
+
 def explain(ranked: list[Candidate], query: StructuredQuery) -> list[RankedModel]:
     """RankedModel entries (rank, score, confidence, reasons, trade-offs, evidence, links)."""
     out: list[RankedModel] = []
@@ -124,7 +132,7 @@ def explain(ranked: list[Candidate], query: StructuredQuery) -> list[RankedModel
                 criteria={n: round(cr.score, 3) for n, cr in c.criteria.items()},
                 links=Links(paper=r.paper_link, code=r.repository, weights=weights),
                 relaxed_constraints=list(c.relaxed),
-                parameters_m=r.smallest_parameters,
+                parameters_m=_shown_size(r, query),
                 modalities=list(r.modalities),
                 sensors=list(r.supported_sensors),
             )

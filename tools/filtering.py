@@ -106,7 +106,17 @@ def sensor_violation(record: ModelRecord, query: StructuredQuery) -> str | None:
 
 
 def compute_violation(record: ModelRecord, query: StructuredQuery) -> str | None:
-    """The smallest released variant exceeds the user's parameter budget."""
+    """The smallest released variant exceeds the user's parameter budget, or the largest falls short
+    of the size asked for ('over 1B parameters')."""
+    floor = query.compute.min_parameters_m
+    if floor is not None:
+        largest = record.largest_parameters
+        if largest is None:
+            return f"model size unknown, cannot confirm it has at least {floor:g}M parameters"
+        if query.compute.above_floor and largest <= floor:
+            return f"largest variant has {largest:g}M parameters, not more than {floor:g}M"
+        if largest < floor:
+            return f"largest variant has {largest:g}M parameters, under the {floor:g}M asked for"
     limit = query.compute.parameter_limit()
     if limit is None or record.category == Category.embedding_product:
         # Precomputed embeddings are read, not computed: the encoder's size costs the user nothing.

@@ -299,6 +299,14 @@ def efficiency_fit(c: Candidate, query: StructuredQuery) -> Criterion:
     if size is None:
         # Under a tight budget an undocumented size is a real risk (it is often an LLM-sized model).
         return Criterion(0.25 if limit is not None else 0.35, evidence=["size not documented"], known=False)
+    floor = query.compute.min_parameters_m
+    if floor is not None and limit is None:
+        # Asked for a large model ('over 1B parameters'): reaching the size is the fit, not smallness.
+        largest = c.record.largest_parameters or size
+        score = 1.0 if largest >= floor else max(0.05, 0.7 - 0.45 * math.log10(floor / largest))
+        return Criterion(
+            score, evidence=[f"largest variant {largest:g}M parameters (asked for at least {floor:g}M)"]
+        )
     # Without a budget: 1.0 up to 25M parameters, 0.65 at 250M, 0.3 at 2.5B.
     absolute = max(0.05, min(1.0, 1.0 - 0.35 * math.log10(max(size, 1.0) / 25.0)))
     if limit is not None:
