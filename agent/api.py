@@ -113,7 +113,8 @@ class Session:
         the task can take (a constraint, data, a region, a model named or ruled out)."""
         alone = interpret(text).query
         if alone.application or alone.task_type:
-            return False
+            # 'what about crop type mapping instead?': the task changes, its data and constraints stay.
+            return bool(_NEW_TASK_INSTEAD.search(text))
         mentions = self.resources.model_names().find(text)
         return bool(alone.filled_fields() or mentions.named or mentions.excluded)
 
@@ -185,17 +186,24 @@ class Session:
 _INSTEAD = re.compile(
     r"\binstead\b|\brather\b|\bswitch(?:ing)? to\b|\bchange (?:it |that )?to\b", re.IGNORECASE
 )
+# 'crop mapping instead', 'switch to change detection'; not 'instead of' or 'rather than', whose
+# object is the thing left behind.
+_NEW_TASK_INSTEAD = re.compile(
+    r"\binstead\b(?!\s+of\b)|\bswitch(?:ing)? to\b|\bchange (?:it |that )?to\b", re.IGNORECASE
+)
 # What a change that says 'instead' replaces: the previous task's terms of the same kind.
 _REPLACED = {
     "sensors": ("sensors", "modalities"),
     "modalities": ("sensors", "modalities"),
     "regions": ("regions",),
+    "applications": ("applications", "task_types"),
+    "task_types": ("applications", "task_types"),
 }
 _LEADING_WORD = re.compile(r"\b(?:with|in|from|using|on|over|for|of|and|or)\s+$", re.IGNORECASE)
 
 
 def _without_replaced(previous: str, change: str) -> str:
-    """``previous`` without the sensors, modalities or regions a change names 'instead'
+    """``previous`` without the sensors, modalities, regions or task a change names 'instead'
     ('what about Landsat instead?' drops 'Sentinel-2'); unchanged without such a change."""
     if not _INSTEAD.search(change):
         return previous

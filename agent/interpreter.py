@@ -533,6 +533,8 @@ _LABEL_COUNTS = (
     re.compile(rf"\b{_COUNT}\s+{_LABELLED}\s+([a-z]+)(\s+per\s+class)?"),
     re.compile(rf"\b(?:labell?ed|annotated)\s+{_COUNT}\s+([a-z]+)(\s+per\s+class)?"),
     re.compile(rf"\b{_LABELLED}\s+(?:dataset|set|data)\s+of\s+{_COUNT}\s+([a-z]+)(\s+per\s+class)?"),
+    # '10 samples per class': a count per class is a count of labels.
+    re.compile(rf"\b{_COUNT}\s+([a-z]+)(\s+per\s+(?:class|category|label))\b"),
 )
 _NOT_SAMPLES = frozenset({"pixels", "pixel", "points", "bands", "classes", "categories", "percent", "hours"})
 FEW_LABELS, FEW_LABELS_PER_CLASS = 5000, 500

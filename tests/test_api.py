@@ -344,6 +344,15 @@ def test_the_output_resolution_of_super_resolution_is_not_the_input_resolution()
     )
 
 
+def test_a_count_per_class_is_a_count_of_labels_and_image_pairs_are_multi_temporal() -> None:
+    result = interpret("land cover classification with 20 images per class")
+    assert result.query.data_regime == "few-shot"
+    assert "'20 images per class' read as few labels (fewer than 500 per class)" in result.notes
+    assert interpret("land cover classification with 800 images per class").query.data_regime == "full-labels"
+    changes = interpret("describe changes between two satellite images in natural language").query
+    assert changes.application == "image captioning" and "Multi-temporal" in changes.modality
+
+
 def test_a_version_number_is_no_sensor() -> None:
     # 'EO-1' (Hyperion's satellite) inside 'Prithvi-EO-1.0' names no sensor.
     query = interpret("something like Prithvi-EO-1.0 for flood mapping").query
@@ -689,6 +698,23 @@ def test_a_change_that_says_instead_replaces_the_data_or_region_it_names() -> No
     assert both.query.sensor == ["Landsat", "Sentinel-2"]
     lighter = session.ask("something lighter")  # a priority is a change too
     assert "efficiency" in lighter.query.priorities and lighter.query.application == "flood mapping"
+
+
+def test_a_task_named_instead_keeps_the_data_and_constraints_of_the_task_it_replaces() -> None:
+    session = Session(_settings(), clarify=False)
+    session.ask("flood mapping in Bangladesh with Sentinel-1, we have few labels")
+    crops = session.ask("what about crop type mapping instead?")
+    assert crops.query.application == "crop type mapping"
+    assert (crops.query.sensor, crops.query.region, crops.query.data_regime) == (
+        ["Sentinel-1"],
+        ["Bangladesh"],
+        "few-shot",
+    )
+    assert "flood" not in crops.query_text and crops.assumptions[0].startswith("Read as a change")
+    # 'instead of' names what is left behind: a task of its own, started afresh.
+    fresh = session.ask("ship detection instead of flood mapping")
+    assert fresh.query.application == "ship detection" and fresh.query.region == []
+    assert not any(a.startswith("Read as a change") for a in fresh.assumptions)
 
 
 def test_terminal_chat_changes_the_task_just_answered(
