@@ -244,8 +244,11 @@ class Orchestrator:
             turn.candidates = [Candidate(record=r, similarity=0.0) for r in self.resources.records]
             self._note(turn, f"no task, data or region to search on: all {len(turn.candidates)} records")
             return "filter"
+        # A model with a result on the user's application or named benchmark is judged whatever
+        # its text similarity: retrieval is a recall aid, and a larger database must not hide it.
+        evidence = self.resources.evaluated_for(turn.query.application, turn.query.datasets)
         hits = self.resources.retrieval.search(
-            query_text(turn.query, turn.text), cfg.top_k, cfg.similarity_threshold
+            query_text(turn.query, turn.text), cfg.top_k, cfg.similarity_threshold, also=evidence
         )
         turn.candidates = [Candidate(record=h.record, similarity=h.similarity) for h in hits]
         retrieved = {c.record.model_id for c in turn.candidates}
@@ -254,7 +257,12 @@ class Orchestrator:
             for m in turn.named_models
             if m not in retrieved
         ]
-        self._note(turn, f"{len(hits)} candidates above similarity {cfg.similarity_threshold}")
+        # 'above' counts the hits retrieval ranked; the rest came in on their results.
+        above = min(cfg.top_k, sum(h.similarity >= cfg.similarity_threshold for h in hits))
+        detail = f"{above} candidates above similarity {cfg.similarity_threshold}"
+        if len(hits) > above:
+            detail += f", and {len(hits) - above} more with results on the task"
+        self._note(turn, detail)
         return "filter"
 
     def _filter(self, turn: Turn) -> StateName:

@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 import threading
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from agent.mentions import ModelNames
 from agent.settings import Settings
+from rsfmd.datasets import evaluated_on
 from rsfmd.loader import attachment_files, content_hash, data_files, load_records
 from rsfmd.schema import ModelRecord
 from tools.embedding import Encoder, shared_encoder
-from tools.evidence import EvidenceIndex
+from tools.evidence import EvidenceIndex, dataset_identity
 from tools.retrieval import RetrievalIndex
 
 
@@ -30,6 +32,7 @@ class Resources:
     predictor_error: str | None = None
     _predictor_loaded: bool = False
     _names: ModelNames | None = None
+    _evaluated: dict[tuple[str | None, tuple[str, ...]], frozenset[str]] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     def model_names(self) -> ModelNames:
@@ -38,6 +41,22 @@ class Resources:
             if self._names is None:
                 self._names = ModelNames(self.records)
             return self._names
+
+    def evaluated_for(self, application: str | None, datasets: Sequence[str] = ()) -> frozenset[str]:
+        """Ids of the records with a reported result on ``application`` or on a named dataset."""
+        key = (application, tuple(datasets))
+        with self._lock:
+            found = self._evaluated.get(key)
+            if found is None:
+                wanted = {dataset_identity(d) for d in datasets}
+                found = frozenset(
+                    r.model_id
+                    for r in self.records
+                    if evaluated_on(r, application)
+                    or (wanted and any(dataset_identity(b.dataset) in wanted for b in r.benchmarks))
+                )
+                self._evaluated[key] = found
+            return found
 
     def capabilities(self, settings: Settings) -> Any:
         """The capabilities-encoding predictor, fitted or loaded on first use (None if unavailable)."""

@@ -325,6 +325,24 @@ def test_a_size_floor_is_read_apart_from_a_limit(text: str, floor: float | None,
     assert (compute.min_parameters_m, compute.max_parameters_m) == (floor, limit)
 
 
+def test_models_with_results_on_the_task_are_judged_whatever_their_text_similarity() -> None:
+    from rsfmd.datasets import evaluated_on
+
+    records = {r.model_id: r for r in load_records()}
+    evaluated = {m for m, r in records.items() if evaluated_on(r, "flood mapping")}
+    assert len(evaluated) > 5
+    narrow = _settings(retrieval={"top_k": 5})
+    selection = select_models("flood mapping with Sentinel-1", clarify=False, k=5, settings=narrow)
+    retrieve = next(t.detail for t in selection.trace if t.step == "retrieve")
+    assert (
+        retrieve.startswith("5 candidates above similarity") and "more with results on the task" in retrieve
+    )
+    wide = select_models("flood mapping with Sentinel-1", clarify=False, k=5, settings=_settings())
+    # Five retrieved by text alone would have left most evaluated models unjudged; the answer is the same.
+    assert [m.model_id for m in selection.models] == [m.model_id for m in wide.models]
+    assert {m.model_id for m in selection.models} <= evaluated
+
+
 def test_a_size_floor_rules_out_smaller_and_unsized_models() -> None:
     selection = select_models(
         "models larger than 1B parameters for scene classification", clarify=False, settings=_settings()

@@ -12,7 +12,7 @@ import hashlib
 import os
 import re
 import threading
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -165,16 +165,24 @@ class RetrievalIndex:
         self.ensure_built()
         return np.asarray(self._index.reconstruct_n(0, self._index.ntotal), dtype=np.float32)
 
-    def search(self, text: str, k: int, threshold: float) -> list[RetrievedRecord]:
-        """Records with cosine similarity >= threshold, best first, at most k."""
+    def search(
+        self, text: str, k: int, threshold: float, also: Collection[str] = ()
+    ) -> list[RetrievedRecord]:
+        """Records with cosine similarity >= threshold, best first, at most k; then the records
+        whose ids are in ``also`` that missed them, whatever their similarity, best first."""
         self.ensure_built()
         vector = self._encoder.encode([text])
-        count = min(k, len(self._records))
+        count = len(self._records) if also else min(k, len(self._records))
         scores, rows = self._index.search(vector, count)
-        return [
+        ranked = [
             RetrievedRecord(self._records[int(row)], float(score))
             for score, row in zip(scores[0], rows[0], strict=True)
-            if row >= 0 and score >= threshold
+            if row >= 0
+        ]
+        top = [hit for hit in ranked if hit.similarity >= threshold][:k]
+        shown = {hit.record.model_id for hit in top}
+        return top + [
+            hit for hit in ranked if hit.record.model_id in also and hit.record.model_id not in shown
         ]
 
     def similarities(self, text: str) -> dict[str, float]:
