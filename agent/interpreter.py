@@ -397,7 +397,14 @@ _DEVICES: tuple[tuple[str, str], ...] = (
         r"jetson|edge device|edge deploy|on[\s-]?board|raspberry|mobile|embedded|microcontroller|fpga|"
         r"smartphone|\bedge\b|low[\s-]power|satellite hardware|cubesat",
     ),
-    ("cpu", r"cpu[\s-]only|no gpu|without (?:a |any )?gpu|laptop|\bcpus?\b|no graphics card"),
+    (
+        "cpu",
+        # 'a laptop', but not 'a laptop GPU' or 'a laptop with an RTX 4060'.
+        r"cpu[\s-]only|no gpu|without (?:a |any )?gpu|"
+        r"laptop(?!\s+(?:gpu|rtx|graphics)|"
+        r"\s+with\s+(?:a\s+|an\s+)?(?:\w+\s+){0,2}(?:gpu|rtx|geforce|graphics card))|"
+        r"\bcpus?\b|no graphics card",
+    ),
     (
         "multi-gpu",
         # 'a cluster', 'GPU cluster'; not 'to cluster land use' or 'clustering'.
@@ -407,8 +414,8 @@ _DEVICES: tuple[tuple[str, str], ...] = (
     ),
     (
         "single-gpu",
-        r"single gpu|one gpu|a gpu|desktop|workstation|rtx|consumer gpu|\d+\s?gb (?:of )?(?:gpu|vram)|"
-        r"moderate (?:compute|resources)",
+        r"single gpu|one gpu|a gpu|laptop gpu|desktop|workstation|rtx|consumer gpu|"
+        r"\d+\s?gb (?:of )?(?:gpu|vram)|moderate (?:compute|resources)",
     ),
 )
 _PRIORITIES: tuple[tuple[str, str], ...] = (
@@ -632,6 +639,26 @@ _OUTPUT_RESOLUTION = re.compile(
     r"\b(?:to|into|at|reach(?:ing)?|target(?:ing)?|output(?:s| at)?)\s+(?:an?\s+|the\s+)?"
     r"\d+(?:\.\d+)?[\s-]*(?:cm|m|meters?|metres?)\b(?:\s*(?:gsd|resolution|pixels?))?"
 )
+
+
+_LANGUAGES = (
+    "english|chinese|french|german|spanish|portuguese|italian|japanese|korean|arabic|russian|hindi|"
+    "dutch|turkish|polish|greek|swedish|vietnamese|thai|indonesian|persian|bengali|urdu"
+)
+_LANGUAGE_AFTER = re.compile(
+    rf"\s*(?:$|[.,;:!?)]|(?:and|or)\s+(?:{_LANGUAGES})\b\s*(?:$|[.,;:!?)])|languages?\b|text\b|speakers?\b)",
+    re.IGNORECASE,
+)
+
+
+def _names_a_language(text: str, start: int, end: int) -> bool:
+    """'captions in Portuguese and English': the word names a language, not where the data is."""
+    word = text[start:end].lower()
+    if not re.fullmatch(_LANGUAGES, word):
+        return False
+    # 'in English or French': the languages listed after 'in' are languages too.
+    before = rf"\b(?:in|into|to)\s+(?:(?:{_LANGUAGES})\s*(?:,|and|or)\s+)*$"
+    return bool(re.search(before, text[:start], re.IGNORECASE)) and bool(_LANGUAGE_AFTER.match(text, end))
 
 
 def _resolution(text: str) -> tuple[str | None, float | None]:
@@ -905,6 +932,7 @@ def interpret(
             for r, start, end in find_terms(plain, "regions")
             # 'Indian Pines' and 'California Housing' are datasets, not places of the user's data.
             if not any(start < e and s < end for _, s, e in dataset_spans)
+            and not _names_a_language(plain, start, end)
         )
     )
     # 'the U.S. Midwest' is the Midwest: a region that contains another one named is dropped.

@@ -378,6 +378,43 @@ def test_a_count_per_class_is_a_count_of_labels_and_image_pairs_are_multi_tempor
     assert changes.application == "image captioning" and "Multi-temporal" in changes.modality
 
 
+@pytest.mark.parametrize(
+    ("text", "regions"),
+    [
+        ("caption satellite images in Portuguese and English", []),
+        ("VQA in English or French.", []),
+        ("answer questions in Spanish text", []),
+        ("flood mapping in Chinese and Japanese cities", ["China", "Japan", "Urban areas"]),
+        ("crop mapping in German farmland", ["Germany"]),
+    ],
+)
+def test_a_language_is_no_region(text: str, regions: list[str]) -> None:
+    assert interpret(text).query.region == regions
+
+
+@pytest.mark.parametrize(
+    ("text", "device"),
+    [
+        ("flood mapping, I only have a laptop", "cpu"),
+        ("flood mapping on a laptop GPU", "single-gpu"),
+        ("flood mapping on a laptop with an RTX 4060", "single-gpu"),
+    ],
+)
+def test_a_laptop_with_a_gpu_is_a_gpu(text: str, device: str) -> None:
+    assert interpret(text).query.compute.device_class == device
+
+
+@pytest.mark.parametrize(
+    ("text", "application"),
+    [
+        ("generate a satellite image from an OpenStreetMap layout", "image generation"),
+        ("referring image segmentation for remote sensing", "visual grounding"),
+    ],
+)
+def test_more_task_wordings_are_read(text: str, application: str) -> None:
+    assert interpret(text).query.application == application
+
+
 def test_a_version_number_is_no_sensor() -> None:
     # 'EO-1' (Hyperion's satellite) inside 'Prithvi-EO-1.0' names no sensor.
     query = interpret("something like Prithvi-EO-1.0 for flood mapping").query
