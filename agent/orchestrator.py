@@ -159,7 +159,7 @@ class Orchestrator:
                 update={"compute": turn.query.compute.model_copy(update=update)}
             )
             turn.notes.append(
-                f"'smaller than {self.resources.by_id[model_id].model_name}' read as fewer than "
+                f"Smaller than {self.resources.by_id[model_id].model_name} read as fewer than "
                 f"{sizes[model_id]:g}M parameters, the size of its smallest variant"
             )
         larger = {m: s for m in mentions.larger_than if (s := self.resources.by_id[m].largest_parameters)}
@@ -171,7 +171,7 @@ class Orchestrator:
                 update={"compute": turn.query.compute.model_copy(update=update)}
             )
             turn.notes.append(
-                f"'larger than {self.resources.by_id[model_id].model_name}' read as more than "
+                f"Larger than {self.resources.by_id[model_id].model_name} read as more than "
                 f"{larger[model_id]:g}M parameters, the size of its largest variant"
             )
         # A model named only as a size reference ('smaller than DOFA') is not one the user asks about.

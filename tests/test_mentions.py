@@ -108,7 +108,7 @@ def test_smaller_than_a_named_model_is_a_strict_size_limit() -> None:
     # Prithvi-EO-2.0 is a size reference here, not a model asked about: no note about it being set aside.
     assert not any(a.startswith("You named Prithvi-EO-2.0") for a in selection.assumptions)
     assert any(
-        a.startswith("'smaller than Prithvi-EO-2.0' read as fewer than 100M") for a in selection.assumptions
+        a.startswith("Smaller than Prithvi-EO-2.0 read as fewer than 100M") for a in selection.assumptions
     )
 
 
