@@ -636,7 +636,7 @@ def _parameter_floor(text: str) -> float | None:
 
 
 _OUTPUT_RESOLUTION = re.compile(
-    r"\b(?:to|into|at|reach(?:ing)?|target(?:ing)?|output(?:s| at)?)\s+(?:an?\s+|the\s+)?"
+    r"\b(?:to|into|reach(?:ing)?|target(?:ing)?|output(?:s| at)?)\s+(?:an?\s+|the\s+)?"
     r"\d+(?:\.\d+)?[\s-]*(?:cm|m|meters?|metres?)\b(?:\s*(?:gsd|resolution|pixels?))?"
 )
 

@@ -367,6 +367,8 @@ def test_the_output_resolution_of_super_resolution_is_not_the_input_resolution()
         interpret("I need a model to super-resolve Sentinel-2 imagery to 2.5 m").query.spatial_resolution
         is None
     )
+    at_input = interpret("super-resolution of Sentinel-2 images at 10 m resolution to 2.5 m").query
+    assert at_input.spatial_resolution_m == 10.0
 
 
 def test_a_count_per_class_is_a_count_of_labels_and_image_pairs_are_multi_temporal() -> None:

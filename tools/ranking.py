@@ -303,9 +303,12 @@ def efficiency_fit(c: Candidate, query: StructuredQuery) -> Criterion:
     if floor is not None and limit is None:
         # Asked for a large model ('over 1B parameters'): reaching the size is the fit, not smallness.
         largest = c.record.largest_parameters or size
-        score = 1.0 if largest >= floor else max(0.05, 0.7 - 0.45 * math.log10(floor / largest))
+        strict = query.compute.above_floor
+        reached = largest > floor if strict else largest >= floor
+        score = 1.0 if reached else max(0.05, 0.7 - 0.45 * math.log10(max(floor / largest, 1.0)))
+        bound = "more than" if strict else "at least"
         return Criterion(
-            score, evidence=[f"largest variant {largest:g}M parameters (asked for at least {floor:g}M)"]
+            score, evidence=[f"largest variant {largest:g}M parameters (asked for {bound} {floor:g}M)"]
         )
     # Without a budget: 1.0 up to 25M parameters, 0.65 at 250M, 0.3 at 2.5B.
     absolute = max(0.05, min(1.0, 1.0 - 0.35 * math.log10(max(size, 1.0) / 25.0)))
