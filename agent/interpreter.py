@@ -449,9 +449,12 @@ _EXCLUDE = re.compile(
     r"(?:\bno\b|\bwithout\b|\bnot\b|\bexclude\b|\bexcluding\b|\bexcept\b|\bavoid\b|don'?t have|do not have|"
     r"other than|rather than|instead of)\s+((?:any\s+)?[a-z0-9][a-z0-9\s\-+/]{0,24})"
 )
+# A size: '100M parameters', '1.5 billion params' (number, unit when written, the word).
+_SIZE_NUMBER = r"(\d+(?:\.\d+)?)\s*(k|m|million|b|billion)?"
+_PARAM_WORD = r"(?:param|parameters|params)"
 _PARAMS = re.compile(
     r"(?:under|below|less than|fewer than|at most|max(?:imum)?|<=?|up to|no more than|smaller than|within)\s*"
-    r"(\d+(?:\.\d+)?)\s*(k|m|million|b|billion)?\s*(?:param|parameters|params)"
+    rf"{_SIZE_NUMBER}\s*{_PARAM_WORD}"
 )
 _PARAMS_UNIT_FIRST = re.compile(
     r"(?:under|below|less than|at most|<=?|up to)\s*(\d+(?:\.\d+)?)\s*(m|b)\b(?!\s*(?:gsd|res))"
@@ -460,14 +463,11 @@ _PARAMS_UNIT_FIRST = re.compile(
 _PARAMS_FLOOR = re.compile(
     r"(?:(?<!no )(?<!not )(?:over|above|more than|larger than|bigger than|greater than|exceeding)|at least|"
     r"no (?:fewer|less|smaller) than|min(?:imum)?(?: of)?|>=?)\s*"
-    r"(\d+(?:\.\d+)?)\s*(k|m|million|b|billion)?\+?[\s-]*(?:param|parameters|params)\b"
+    rf"{_SIZE_NUMBER}\+?[\s-]*{_PARAM_WORD}\b"
 )
-_PARAMS_FLOOR_PLUS = re.compile(r"\b(\d+(?:\.\d+)?)\s*(m|b)\+[\s-]*(?:param|parameters|params|models?)\b")
+_PARAMS_FLOOR_PLUS = re.compile(rf"\b(\d+(?:\.\d+)?)\s*(m|b)\+[\s-]*(?:{_PARAM_WORD}|models?)\b")
 _PARAMS_BILLION_SCALE = re.compile(r"\bbillion[\s-](?:param|parameters?|params|scale)\b")
-_PARAMS_BETWEEN = re.compile(
-    r"between\s*(\d+(?:\.\d+)?)\s*(k|m|million|b|billion)?\s*(?:and|to|-)\s*"
-    r"(\d+(?:\.\d+)?)\s*(k|m|million|b|billion)?\s*(?:param|parameters|params)\b"
-)
+_PARAMS_BETWEEN = re.compile(rf"between\s*{_SIZE_NUMBER}\s*(?:and|to|-)\s*{_SIZE_NUMBER}\s*{_PARAM_WORD}\b")
 _FLOOR = re.compile(
     r"(?:at least|minimum(?: of)?|min\.?|above|over|more than|>=?|no less than|exceed(?:ing|s)?|higher than|"
     r"better than)\s*(?:an?\s+|the\s+)?(?:([a-z][a-z0-9@\- ]{1,24}?)\s+(?:of\s+)?)?"

@@ -26,28 +26,26 @@ _NEGATION = re.compile(
     r"(?:\s+(?:using|use|with|the|a|an|any|for|even|including))*\s*$",
     re.IGNORECASE,
 )
-_SMALLER = r"(?:smaller|lighter|more\s+compact|tinier|leaner)"
-# 'Prithvi but smaller', 'CROMA, only much smaller'; 'something lighter than DOFA'. Not the question
-# 'is DOFA smaller than CROMA?'.
-_SMALLER_AFTER = re.compile(
-    rf"^[\s,]*(?:but|only|just|and|yet)\s+(?:a\s+bit\s+|much\s+|slightly\s+|a\s+)?{_SMALLER}\b",
-    re.IGNORECASE,
-)
-_SMALLER_BEFORE = re.compile(
-    rf"\b(?:a|an|something|anything|one|model|models|option|alternatives?)\s+"
-    rf"(?:much\s+|slightly\s+|a\s+bit\s+)?{_SMALLER}\s+(?:models?\s+)?than\s+(?:the\s+)?$",
-    re.IGNORECASE,
-)
-_LARGER = r"(?:larger|bigger)"
-_LARGER_AFTER = re.compile(
-    rf"^[\s,]*(?:but|only|just|and|yet)\s+(?:a\s+bit\s+|much\s+|slightly\s+|a\s+)?{_LARGER}\b",
-    re.IGNORECASE,
-)
-_LARGER_BEFORE = re.compile(
-    rf"\b(?:a|an|something|anything|one|model|models|option|alternatives?)\s+"
-    rf"(?:much\s+|slightly\s+|a\s+bit\s+)?{_LARGER}\s+(?:models?\s+)?than\s+(?:the\s+)?$",
-    re.IGNORECASE,
-)
+
+
+def _size_reference(comparative: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """Patterns for a named model as a size reference: after the name ('Prithvi but smaller',
+    'CROMA, only much bigger') and before it ('something lighter than DOFA'). Not the question
+    'is DOFA smaller than CROMA?'."""
+    after = re.compile(
+        rf"^[\s,]*(?:but|only|just|and|yet)\s+(?:a\s+bit\s+|much\s+|slightly\s+|a\s+)?{comparative}\b",
+        re.IGNORECASE,
+    )
+    before = re.compile(
+        rf"\b(?:a|an|something|anything|one|model|models|option|alternatives?)\s+"
+        rf"(?:much\s+|slightly\s+|a\s+bit\s+)?{comparative}\s+(?:models?\s+)?than\s+(?:the\s+)?$",
+        re.IGNORECASE,
+    )
+    return after, before
+
+
+_SMALLER_AFTER, _SMALLER_BEFORE = _size_reference(r"(?:smaller|lighter|more\s+compact|tinier|leaner)")
+_LARGER_AFTER, _LARGER_BEFORE = _size_reference(r"(?:larger|bigger)")
 _LIST_GAP = re.compile(r"^(?:\s*(?:,|and|or|nor|/)\s*)+$", re.IGNORECASE)
 
 

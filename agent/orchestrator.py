@@ -149,31 +149,8 @@ class Orchestrator:
     def _read_model_names(self, turn: Turn) -> None:
         """Models the task names: the ones ruled out become exclusions, the others are shown."""
         mentions = self.resources.model_names().find(turn.text)
-        turn.named_models = mentions.named
-        sizes = {m: s for m in mentions.smaller_than if (s := self.resources.by_id[m].smallest_parameters)}
-        if sizes and turn.query.compute.max_parameters_m is None:
-            # 'like Prithvi but smaller': no larger than the smallest variant of the named model.
-            model_id = min(sizes, key=sizes.__getitem__)
-            update = {"max_parameters_m": sizes[model_id], "below_limit": True}
-            turn.query = turn.query.model_copy(
-                update={"compute": turn.query.compute.model_copy(update=update)}
-            )
-            turn.notes.append(
-                f"Smaller than {self.resources.by_id[model_id].model_name} read as fewer than "
-                f"{sizes[model_id]:g}M parameters, the size of its smallest variant"
-            )
-        larger = {m: s for m in mentions.larger_than if (s := self.resources.by_id[m].largest_parameters)}
-        if larger and turn.query.compute.min_parameters_m is None:
-            # 'like CROMA but bigger': more parameters than the largest variant of the named model.
-            model_id = max(larger, key=larger.__getitem__)
-            update = {"min_parameters_m": larger[model_id], "above_floor": True}
-            turn.query = turn.query.model_copy(
-                update={"compute": turn.query.compute.model_copy(update=update)}
-            )
-            turn.notes.append(
-                f"Larger than {self.resources.by_id[model_id].model_name} read as more than "
-                f"{larger[model_id]:g}M parameters, the size of its largest variant"
-            )
+        self._size_reference(turn, mentions.smaller_than, larger=False)
+        self._size_reference(turn, mentions.larger_than, larger=True)
         # A model named only as a size reference ('smaller than DOFA') is not one the user asks about.
         references = {*mentions.smaller_than, *mentions.larger_than}
         turn.named_models = [m for m in mentions.named if m not in references]
@@ -185,6 +162,30 @@ class Orchestrator:
             note = f"Left out as asked: {names}"
             if note not in turn.notes:
                 turn.notes.append(note)
+
+    def _size_reference(self, turn: Turn, model_ids: list[str], *, larger: bool) -> None:
+        """'like Prithvi but smaller': fewer parameters than the named model's smallest variant;
+        'like CROMA but bigger': more than its largest. A size the user stated wins."""
+        compute = turn.query.compute
+        if (compute.min_parameters_m if larger else compute.max_parameters_m) is not None:
+            return
+        records = [self.resources.by_id[m] for m in model_ids]
+        sizes = {
+            r.model_id: s for r in records if (s := r.largest_parameters if larger else r.smallest_parameters)
+        }
+        if not sizes:
+            return
+        model_id = (max if larger else min)(sizes, key=sizes.__getitem__)
+        if larger:
+            update: dict[str, object] = {"min_parameters_m": sizes[model_id], "above_floor": True}
+        else:
+            update = {"max_parameters_m": sizes[model_id], "below_limit": True}
+        turn.query = turn.query.model_copy(update={"compute": compute.model_copy(update=update)})
+        word, bound, variant = ("Larger", "more", "largest") if larger else ("Smaller", "fewer", "smallest")
+        turn.notes.append(
+            f"{word} than {self.resources.by_id[model_id].model_name} read as {bound} than "
+            f"{sizes[model_id]:g}M parameters, the size of its {variant} variant"
+        )
 
     def _check(self, turn: Turn) -> StateName:
         scope = SCOPE_NOTES.get(turn.query.application or "")
