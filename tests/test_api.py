@@ -417,6 +417,18 @@ def test_more_task_wordings_are_read(text: str, application: str) -> None:
     assert interpret(text).query.application == application
 
 
+@pytest.mark.parametrize(
+    ("text", "location"),
+    [
+        ("species distribution modelling for birds with satellite imagery and location", True),
+        ("we have the lat/lon of each observation", True),
+        ("flood mapping at a location in Kenya", False),  # 'location' alone is the everyday word
+    ],
+)
+def test_location_as_an_input_is_read_only_in_unambiguous_wording(text: str, location: bool) -> None:
+    assert ("Location" in interpret(text).query.modality) == location
+
+
 def test_a_version_number_is_no_sensor() -> None:
     # 'EO-1' (Hyperion's satellite) inside 'Prithvi-EO-1.0' names no sensor.
     query = interpret("something like Prithvi-EO-1.0 for flood mapping").query
