@@ -21,7 +21,7 @@ from wordfreq import zipf_frequency
 
 from agent.query import ComputeBudget, Exclusions, MinPerformance, StructuredQuery
 from agent.wording import query_language, read_slips
-from rsfmd.datasets import find_dataset, get_dataset_table
+from rsfmd.datasets import find_dataset, get_dataset_table, get_suite_table, suite_datasets
 from rsfmd.licenses import license_family
 from rsfmd.regions import region_ancestors
 from rsfmd.vocab import (
@@ -192,6 +192,18 @@ def _matcher(vocabulary: str) -> list[_Term]:
 
 
 _WORD = re.compile(r"[a-z0-9]+")
+
+
+@cache
+def _suite_matcher() -> list[_Term]:
+    """Patterns for benchmark suite names ('PANGAEA', 'GEO-Bench-2'), longest first, any case."""
+    table = get_suite_table()
+    out = [
+        _Term(re.compile(_phrase_pattern(name)), canonical, len(name), _probe(name.lower()), True)
+        for canonical in table.names
+        for name in dict.fromkeys(table.terms(canonical))
+    ]
+    return sorted(out, key=lambda term: -term.length)
 
 
 @cache
@@ -842,8 +854,18 @@ def interpret(
             notes.append(
                 f"application read from the dataset named: {benchmark.name} is a {application} benchmark"
             )
+    suite_spans = [
+        (suite, start, end)
+        for suite, start, end in _scan(plain, _suite_matcher())
+        if not any(start < e and s < end for _, s, e in dataset_spans)
+    ]
+    for suite, start, end in suite_spans:
+        # 'the best model on PANGAEA': results on the suite's datasets count first.
+        members = suite_datasets(suite)
+        datasets = list(dict.fromkeys([*datasets, *members]))
+        notes.append(f"'{plain[start:end]}' read as its {len(members)} datasets: {', '.join(members)}")
     task_terms = find_terms(task_text, "task_types")
-    if application is None and encode is not None and _says_more_than_its_data(task_text):
+    if application is None and encode is not None and not suite_spans and _says_more_than_its_data(task_text):
         # A task named in the text ('retrieval') limits the guess to applications of that task.
         named = task_terms[0][0] if task_terms else None
         similar = _similar_application(similar_text, encode, similarity_threshold, named)
@@ -959,6 +981,7 @@ def interpret(
         min_performance=_performance_floor(lowered),
         region=regions,
         datasets=datasets,
+        suites=list(dict.fromkeys(suite for suite, _, _ in suite_spans)),
         domain_keywords=[d for d in domain if d],
         task_type=task_type,
         data_regime=regime,

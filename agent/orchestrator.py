@@ -223,8 +223,13 @@ class Orchestrator:
             imagery = list(dict.fromkeys(m for i in infos for m in i.modalities))
             if imagery:
                 turn.query = turn.query.model_copy(update={"assumed_modality": imagery})
+                benchmarks = (
+                    f"the datasets of {', '.join(turn.query.suites)}"
+                    if turn.query.suites
+                    else ", ".join(i.name for i in infos)
+                )
                 turn.notes.append(
-                    f"No input modality stated: preferred the imagery of {', '.join(i.name for i in infos)} "
+                    f"No input modality stated: preferred the imagery of {benchmarks} "
                     f"({', '.join(imagery)}) without excluding others"
                 )
         self._note(

@@ -28,6 +28,13 @@ DEVICE_PARAMETER_BUDGET: dict[str, float | None] = {
 _DEVICE_WORDS = {"cpu": "CPU", "edge": "edge device", "single-gpu": "one GPU", "multi-gpu": "several GPUs"}
 
 
+def _suite_members(suite: str) -> list[str]:
+    """A benchmark suite's datasets by their canonical names (as ``datasets`` holds them)."""
+    from rsfmd.datasets import find_dataset, suite_datasets
+
+    return list(dict.fromkeys(info.name if (info := find_dataset(d)) else d for d in suite_datasets(suite)))
+
+
 def _size_text(millions: float) -> str:
     """'300M', '1B', '1.5B'."""
     return f"{millions / 1000:g}B" if millions >= 1000 else f"{millions:g}M"
@@ -104,6 +111,10 @@ class StructuredQuery(BaseModel):
         default_factory=list,
         description="Benchmark datasets the user named ('best on EuroSAT'): results there count first.",
     )
+    suites: list[str] = Field(
+        default_factory=list,
+        description="Benchmark suites the user named ('best on PANGAEA'); their datasets are in datasets.",
+    )
     domain_keywords: list[str] = Field(default_factory=list)
     task_type: str | None = None
     data_regime: DataRegime | None = None
@@ -155,10 +166,9 @@ class StructuredQuery(BaseModel):
         return list(dict.fromkeys(vocab.get(v) or v for v in value))
 
     def missing_mandatory(self) -> list[str]:
-        """Mandatory fields still empty (a named benchmark dataset stands for the imagery)."""
-        return [
-            f for f in MANDATORY_FIELDS if not getattr(self, f) and not (f == "modality" and self.datasets)
-        ]
+        """Mandatory fields still empty: named benchmarks stand for the imagery and the task
+        ('the best model on EuroSAT', 'the best on PANGAEA')."""
+        return [f for f in MANDATORY_FIELDS if not getattr(self, f) and not self.datasets]
 
     def summary(self, names: Mapping[str, str] | None = None) -> list[str]:
         """What was understood, as short phrases (e.g. 'flood mapping', 'SAR', 'CPU, about 120M').
@@ -195,7 +205,10 @@ class StructuredQuery(BaseModel):
         if self.region:
             parts.append("region: " + ", ".join(self.region))
         if self.datasets:
-            parts.append("on " + ", ".join(self.datasets))
+            # A suite is shown by its name, not its dozen datasets.
+            members = {d for suite in self.suites for d in _suite_members(suite)}
+            named = [f"{s} ({len(_suite_members(s))} datasets)" for s in self.suites]
+            parts.append("on " + ", ".join([*named, *(d for d in self.datasets if d not in members)]))
         models = [(names or {}).get(m, m) for m in self.exclusions.models]
         excluded = [*self.exclusions.modalities, *self.exclusions.sensors, *self.exclusions.regions, *models]
         if excluded:

@@ -42,6 +42,18 @@ def get_dataset_table() -> Vocabulary:
     return _read_table("datasets")
 
 
+@cache
+def get_suite_table() -> Vocabulary:
+    """Load (once) the table of benchmark suites (``rsfmd/vocab/suites.csv``): PANGAEA, GEO-Bench..."""
+    return _read_table("suites")
+
+
+def suite_datasets(suite: str) -> tuple[str, ...]:
+    """The datasets of a benchmark suite (canonical or synonym name), as the suite names them."""
+    table = get_suite_table()
+    return _split(table.rows[table.normalise(suite)].get("datasets", ""))
+
+
 def normalise_dataset(value: str) -> str:
     """Canonical dataset name; raises UnknownTermError (with suggestions) when unknown."""
     table = get_dataset_table()

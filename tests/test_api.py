@@ -16,6 +16,7 @@ from agent.interpreter import find_terms_fuzzy, interpret
 from agent.resources import get_resources
 from agent.selection import Status
 from agent.settings import Settings
+from rsfmd.datasets import find_dataset
 from rsfmd.loader import load_records
 from tools.evidence import dataset_identity
 from tools.filtering import DEVICE_BUDGET_TOLERANCE
@@ -427,6 +428,28 @@ def test_more_task_wordings_are_read(text: str, application: str) -> None:
 )
 def test_location_as_an_input_is_read_only_in_unambiguous_wording(text: str, location: bool) -> None:
     assert ("Location" in interpret(text).query.modality) == location
+
+
+def test_a_benchmark_suite_stands_for_its_datasets() -> None:
+    from rsfmd.datasets import get_suite_table, suite_datasets
+
+    selection = select_models("which model is best on PANGAEA?", settings=_settings())
+    query = selection.query
+    assert query.suites == ["PANGAEA"] and {"HLS Burn Scars", "Sen1Floods11", "MADOS"} <= set(query.datasets)
+    assert "on PANGAEA (12 datasets)" in selection.understood()
+    assert not any(q.field == "application" for q in selection.questions)  # the suite says what to do
+    pangaea = {d.lower() for d in query.datasets}
+    for m in selection.models[:3]:
+        assert any(e.dataset.lower().split(" (")[0] in pangaea for e in m.evidence), m.name
+    # 'GEO-Bench-2' is its own suite, not GEO-Bench followed by a number.
+    assert interpret("best on GEO-Bench-2").query.suites == ["GEO-Bench-2"]
+    assert interpret("best on GEO-Bench").query.suites == ["GEO-Bench"]
+    # Every dataset of every suite is known to the dataset table or reported by some record.
+    reported = {b.dataset.lower() for r in load_records() for b in r.benchmarks}
+    for suite in get_suite_table().names:
+        for name in suite_datasets(suite):
+            known = find_dataset(name) is not None or any(d.startswith(name.lower()) for d in reported)
+            assert known, (suite, name)
 
 
 def test_a_version_number_is_no_sensor() -> None:

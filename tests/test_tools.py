@@ -590,3 +590,29 @@ def test_a_record_without_pretraining_regions_is_read_through_its_pretraining_da
     assert "pretrained only on data from Europe, after its pretraining data BigEarthNet, not Kenya" in (
         elsewhere.evidence
     )
+
+
+def test_only_independent_evaluations_count_towards_popularity() -> None:
+    from tools.ranking import popularity_fit
+
+    def row(url: str) -> dict[str, Any]:
+        return {**bench("EuroSAT", "OA", 90.0, task="classification"), "source_url": url}
+
+    own = make_record(
+        "own",
+        repository="https://github.com/lab/own",
+        sources=[
+            {"url": "https://example.org/own", "fields": ["paper_link"]},
+            {"url": "https://lab.github.io/own/results.html", "fields": ["benchmarks"]},
+        ],
+        benchmarks=[
+            row("https://github.com/lab/own/blob/abc/README.md"),  # its repository
+            row("https://lab.github.io/own/results.html"),  # a page its record cites
+            row("https://example.org/own"),  # its paper
+        ],
+    )
+    assert popularity_fit(Candidate(record=own)).score == 0.3
+    compared = own.model_copy(
+        update={"benchmarks": [*own.benchmarks, Benchmark.model_validate(row("https://example.org/survey"))]}
+    )
+    assert popularity_fit(Candidate(record=compared)).score == 0.5

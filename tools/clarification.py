@@ -44,9 +44,10 @@ def questions_for(
         if field not in asked and len(out) < limit:
             out.append(ClarificationQuestion(field=field, text=text, options=options))
 
-    if not query.application and not query.task_type:
+    # Named benchmarks ('the best on EuroSAT', 'on PANGAEA') stand for the task and the imagery.
+    if not query.application and not query.task_type and not query.datasets:
         ask("application", "What do you want the model to do (the application)?", APPLICATION_OPTIONS)
-    if not query.modality:
+    if not query.modality and not query.datasets:
         ask("modality", "What kind of imagery will you feed it?", MODALITY_OPTIONS)
     if reason == "missing" and out:
         return out

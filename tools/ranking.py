@@ -119,6 +119,13 @@ def query_weights(query: StructuredQuery) -> dict[str, float]:
     return {k: max(v, 0.0) / total for k, v in w.items()}
 
 
+def _dataset_list(names: Sequence[str], named: int) -> str:
+    """'EuroSAT, BigEarthNet'; a long list (a suite) is counted: '9 of the 12 named datasets (A, B, ...)'."""
+    if len(names) <= 4:
+        return ", ".join(names)
+    return f"{len(names)} of the {named} named datasets ({', '.join(names[:3])}, ...)"
+
+
 def application_fit(c: Candidate, query: StructuredQuery) -> Criterion:
     """Does the model do the user's kind of task?"""
     r = c.record
@@ -135,9 +142,11 @@ def application_fit(c: Candidate, query: StructuredQuery) -> Criterion:
     if query.datasets:
         have = {dataset_identity(b.dataset) for b in r.benchmarks}
         if shown := sorted({d for d in query.datasets if dataset_identity(d) in have}):
-            return Criterion(1.0, evidence=[f"evaluated on {', '.join(shown)}"])
+            return Criterion(1.0, evidence=[f"evaluated on {_dataset_list(shown, len(query.datasets))}"])
     if shown_on_application and query.datasets:
-        text = f"evaluated on {query.application}, not on {', '.join(query.datasets)}"
+        text = (
+            f"evaluated on {query.application}, not on {_dataset_list(query.datasets, len(query.datasets))}"
+        )
         return Criterion(0.9, evidence=[text])
     if shown_on_application:
         imagery = requested_imagery(query)
@@ -514,7 +523,15 @@ def popularity_fit(c: Candidate) -> Criterion:
     if r.github_stars is not None or r.citations is not None:
         count = max(r.github_stars or 0, r.citations or 0)
         return Criterion(min(1.0, math.log10(count + 1) / 3.5), evidence=[f"{count} stars/citations"])
-    sources = {b.source_url for b in r.benchmarks} - {s.url for s in r.sources if "paper_link" in s.fields}
+    # The model's own pages (its paper, repository and the sources its record cites) are no
+    # independent evaluation of it.
+    own = {s.url for s in r.sources}
+    prefixes = tuple(u.rstrip("/") for u in (r.repository, r.paper_link) if u)
+    sources = {
+        url
+        for b in r.benchmarks
+        if (url := b.source_url) not in own and not (prefixes and url.startswith(prefixes))
+    }
     score = min(1.0, 0.3 + 0.2 * len(sources))
     return Criterion(score, evidence=[f"in {len(sources)} independent evaluation(s)"], known=bool(sources))
 
