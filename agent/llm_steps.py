@@ -29,6 +29,16 @@ from tools.ranking import Candidate
 T = TypeVar("T")
 
 
+# The words a task must use before the LLM's yes/no constraint of that name is believed.
+_FLAG_WORDS = {
+    "commercial_use": (
+        r"commerc|licen[cs]|business|product|compan|startup|client|sell|enterprise|apache|\bmit\b|\bbsd"
+    ),
+    "open_weights": r"weight|checkpoint|open[\s-]?source|download|public|releas|open model",
+    "precomputed_embeddings": r"embedding",
+}
+
+
 class LLMQuery(BaseModel):
     """The interpreter's reply, before vocabulary normalisation."""
 
@@ -190,9 +200,14 @@ class LLMSteps:
         placeholders = [p.lower() for p in re.findall(r'"([^"]{12,})"', instructions)]
         dropped: list[str] = []
 
+        said = " ".join(text.lower().split())
+
         def echo(value: str) -> bool:
+            # A value the task itself says ('flood mapping') is no echo, even if an example names it.
             value = value.strip().lower()
-            return len(value) > 12 and any(value in p or p in value for p in placeholders)
+            return (
+                len(value) > 12 and value not in said and any(value in p or p in value for p in placeholders)
+            )
 
         update: dict[str, Any] = {}
         for name, value in raw.model_dump().items():
@@ -209,6 +224,12 @@ class LLMSteps:
         if limit is not None and not any(abs(limit - n * f) < 1e-6 for n in numbers for f in (1, 1000, 1e-6)):
             update["max_parameters_m"] = None
             dropped.append(f"max_parameters_m {limit:g}: no such number in the task")
+        # A yes/no constraint rules models out: it needs words of the task that speak of it.
+        lowered = text.lower()
+        for name, words in _FLAG_WORDS.items():
+            if getattr(raw, name) and not re.search(words, lowered):
+                update[name] = None
+                dropped.append(f"{name}: nothing in the task asks for it")
         for item in dropped:
             self._event("llm:interpret", f"ignored {item}")
         return raw.model_copy(update=update) if update else raw

@@ -280,3 +280,31 @@ def test_a_reading_that_only_echoes_the_prompt_falls_back() -> None:
     steps = LLMSteps(ScriptedChat([echo]), "fake")
     assert steps.interpret("Flood mapping with Sentinel-1") is None
     assert steps.take_fallbacks() == ["reading the task"]
+
+
+def test_yes_no_constraints_the_task_never_asks_for_are_ignored() -> None:
+    invented = json.dumps(
+        {
+            "application": "burn scar mapping",
+            "commercial_use": True,
+            "open_weights": True,
+            "precomputed_embeddings": True,
+        }
+    )
+    steps = LLMSteps(ScriptedChat([invented]), "fake")
+    query = steps.interpret("Burn scar mapping with Sentinel-2")
+    assert query is not None and query.application == "burn scar mapping"
+    assert not (query.commercial_use or query.open_weights or query.precomputed_embeddings)
+    ignored = [e.detail for e in steps.drain() if e.detail.startswith("ignored")]
+    assert len(ignored) == 3 and all("nothing in the task asks for it" in i for i in ignored)
+    asked = LLMSteps(ScriptedChat([invented]), "fake")
+    stated = asked.interpret(
+        "Burn scar mapping for our startup's product, open weights and embeddings we can download"
+    )
+    assert (
+        stated is not None and stated.commercial_use and stated.open_weights and stated.precomputed_embeddings
+    )
+    # A value the task says is kept, even when a prompt example names it too.
+    said = LLMSteps(ScriptedChat([json.dumps({"application": "flood mapping"})]), "fake")
+    flood = said.interpret("Flood mapping with Sentinel-1")
+    assert flood is not None and flood.application == "flood mapping"
