@@ -190,14 +190,14 @@ class StructuredQuery(BaseModel):
         if self.compute.max_parameters_m is not None:
             bound = "fewer than" if self.compute.below_limit else "at most"
             parts.append(f"{bound} {_size_text(self.compute.max_parameters_m)} parameters")
-        if self.compute.min_parameters_m is not None:
-            bound = "more than" if self.compute.above_floor else "at least"
-            parts.append(f"{bound} {_size_text(self.compute.min_parameters_m)} parameters")
         elif self.compute.device_class and limit is not None:
             device = _DEVICE_WORDS.get(self.compute.device_class, self.compute.device_class)
             parts.append(f"{device} (about {limit:g}M parameters)")
         elif self.compute.device_class:
             parts.append(_DEVICE_WORDS.get(self.compute.device_class, self.compute.device_class))
+        if self.compute.min_parameters_m is not None:
+            bound = "more than" if self.compute.above_floor else "at least"
+            parts.append(f"{bound} {_size_text(self.compute.min_parameters_m)} parameters")
         floor = self.min_performance
         if floor is not None:
             parts.extend(f"{m} at least {v:g}" for m, v in zip(floor.metric, floor.value, strict=True))

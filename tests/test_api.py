@@ -344,6 +344,15 @@ def test_models_with_results_on_the_task_are_judged_whatever_their_text_similari
     assert {m.model_id for m in selection.models} <= evaluated
 
 
+def test_a_size_limit_and_a_size_floor_each_leave_the_device_said_once() -> None:
+    # A stated limit is the budget: the device's own budget is not said beside it.
+    limited = interpret("flood mapping under 100M params on a 24GB GPU").query.summary()
+    assert "at most 100M parameters" in limited and not any(p.startswith("one GPU") for p in limited)
+    # A floor leaves the device and its budget said.
+    floored = interpret("flood mapping over 1B parameters on a laptop").query.summary()
+    assert "at least 1B parameters" in floored and "CPU (about 120M parameters)" in floored
+
+
 def test_a_size_floor_rules_out_smaller_and_unsized_models() -> None:
     selection = select_models(
         "models larger than 1B parameters for scene classification", clarify=False, settings=_settings()
