@@ -183,14 +183,11 @@ class Session:
         memory.record_feedback(self.settings.user_id, selection.interaction_id, model_id, vote, comment)  # type: ignore[attr-defined]
 
 
-_INSTEAD = re.compile(
-    r"\binstead\b|\brather\b|\bswitch(?:ing)? to\b|\bchange (?:it |that )?to\b", re.IGNORECASE
-)
+_SWITCH = r"\bswitch(?:ing)? to\b|\bchange (?:it |that )?to\b"
+_INSTEAD = re.compile(rf"\binstead\b|\brather\b|{_SWITCH}", re.IGNORECASE)
 # 'crop mapping instead', 'switch to change detection'; not 'instead of' or 'rather than', whose
 # object is the thing left behind.
-_NEW_TASK_INSTEAD = re.compile(
-    r"\binstead\b(?!\s+of\b)|\bswitch(?:ing)? to\b|\bchange (?:it |that )?to\b", re.IGNORECASE
-)
+_NEW_TASK_INSTEAD = re.compile(rf"\binstead\b(?!\s+of\b)|{_SWITCH}", re.IGNORECASE)
 # What a change that says 'instead' replaces: the previous task's terms of the same kind.
 _REPLACED = {
     "sensors": ("sensors", "modalities"),

@@ -159,6 +159,11 @@ class _Term(NamedTuple):
     on_lowered: bool
 
 
+def _phrase_term(phrase: str, canonical: str) -> _Term:
+    """A term matching ``phrase`` in any case and spacing, on the lower-cased text."""
+    return _Term(re.compile(_phrase_pattern(phrase)), canonical, len(phrase), _probe(phrase.lower()), True)
+
+
 @cache
 def _matcher(vocabulary: str) -> list[_Term]:
     """A term for every synonym, longest first.
@@ -181,8 +186,7 @@ def _matcher(vocabulary: str) -> list[_Term]:
                 out.append(_Term(re.compile(pattern), canonical, len(form), form.lower(), False))
             if synonym in _UNSAFE_IN_TEXT or len(synonym) < 2:
                 continue
-            probe = _probe(synonym)
-            out.append(_Term(re.compile(_phrase_pattern(synonym)), canonical, len(synonym), probe, True))
+            out.append(_phrase_term(synonym, canonical))
             if vocabulary == "applications" and (verb := _verb_pattern(synonym)):
                 # The object keeps its longest word unless that word was the noun ('mapping').
                 head = synonym.rsplit(" ", 1)[0]
@@ -199,7 +203,7 @@ def _suite_matcher() -> list[_Term]:
     """Patterns for benchmark suite names ('PANGAEA', 'GEO-Bench-2'), longest first, any case."""
     table = get_suite_table()
     out = [
-        _Term(re.compile(_phrase_pattern(name)), canonical, len(name), _probe(name.lower()), True)
+        _phrase_term(name, canonical)
         for canonical in table.names
         for name in dict.fromkeys(table.terms(canonical))
     ]
@@ -241,9 +245,7 @@ def _dataset_matcher() -> list[_Term]:
                 pattern = re.compile(r"(?<![A-Za-z0-9])" + re.escape(name) + r"(?![A-Za-z0-9])")
                 out.append(_Term(pattern, canonical, len(name), _probe(name.lower()), False))
             else:
-                out.append(
-                    _Term(re.compile(_phrase_pattern(name)), canonical, len(name), _probe(name.lower()), True)
-                )
+                out.append(_phrase_term(name, canonical))
     out.sort(key=lambda item: -item.length)
     return out
 
@@ -260,6 +262,11 @@ def find_datasets(text: str) -> list[str]:
     return list(dict.fromkeys(name for name, _, _ in _scan(text, _dataset_matcher())))
 
 
+def _overlaps(start: int, end: int, ranges: Sequence[tuple[int, int]]) -> bool:
+    """Whether the span ``start:end`` overlaps any of ``ranges``."""
+    return any(start < e and s < end for s, e in ranges)
+
+
 def _scan(text: str, patterns: Sequence[_Term]) -> list[tuple[str, int, int]]:
     """(canonical, start, end) of every match in ``text``, in order; patterns come longest first
     and a match overlapping an earlier one is dropped. A pattern whose probe is not in the text is
@@ -274,7 +281,7 @@ def _scan(text: str, patterns: Sequence[_Term]) -> list[tuple[str, int, int]]:
             continue
         for match in pattern.finditer(lowered if on_lowered else text):
             start, end = match.span()
-            if any(start < e and s < end for s, e in taken):
+            if _overlaps(start, end, taken):
                 continue
             taken.append((start, end))
             found.append((canonical, start, end))
@@ -846,6 +853,7 @@ def interpret(
     plain = fold_accents(" ".join(text.split()))
     dataset_spans = _scan(plain, _dataset_matcher())
     datasets = list(dict.fromkeys(name for name, _, _ in dataset_spans))
+    dataset_ranges = [(s, e) for _, s, e in dataset_spans]
     if application is None and datasets:
         # 'the best model on EuroSAT': the named benchmark says what the task is.
         benchmark = find_dataset(datasets[0])
@@ -857,7 +865,7 @@ def interpret(
     suite_spans = [
         (suite, start, end)
         for suite, start, end in _scan(plain, _suite_matcher())
-        if not any(start < e and s < end for _, s, e in dataset_spans)
+        if not _overlaps(start, end, dataset_ranges)
     ]
     for suite, start, end in suite_spans:
         # 'the best model on PANGAEA': results on the suite's datasets count first.
@@ -925,13 +933,12 @@ def interpret(
     priorities = [label for label, pattern in _PRIORITIES if re.search(pattern, lowered)]
     if device in {"edge", "cpu"} and "efficiency" not in priorities:
         priorities.append("efficiency")
-    resolution_text = lowered
-    if "super-resolution" in (application, task_type):
-        # 'super-resolve Sentinel-2 to 2.5 m': the resolution after 'to' is the output's, not the data's.
-        for target in _OUTPUT_RESOLUTION.finditer(lowered):
-            notes.append(f"'{target.group(0).strip()}' read as the output resolution, not the input's")
-            resolution_text = resolution_text.replace(target.group(0), " " * len(target.group(0)))
-    resolution, resolution_m = _resolution(resolution_text)
+    targets = (
+        list(_OUTPUT_RESOLUTION.finditer(lowered)) if "super-resolution" in (application, task_type) else []
+    )
+    # 'super-resolve Sentinel-2 to 2.5 m': the resolution after 'to' is the output's, not the data's.
+    notes.extend(f"'{t.group(0).strip()}' read as the output resolution, not the input's" for t in targets)
+    resolution, resolution_m = _resolution(blank_spans(lowered, [t.span() for t in targets]))
     licence_at: dict[int, str] = {}  # start -> licence as written
     for match in _PERMISSIVE_NAMED.finditer(lowered):
         # 'apache-2.0 or mit only': the licences listed after a named one are named too.
@@ -953,8 +960,7 @@ def interpret(
             r
             for r, start, end in find_terms(plain, "regions")
             # 'Indian Pines' and 'California Housing' are datasets, not places of the user's data.
-            if not any(start < e and s < end for _, s, e in dataset_spans)
-            and not _names_a_language(plain, start, end)
+            if not _overlaps(start, end, dataset_ranges) and not _names_a_language(plain, start, end)
         )
     )
     # 'the U.S. Midwest' is the Midwest: a region that contains another one named is dropped.

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
@@ -28,11 +28,18 @@ DEVICE_PARAMETER_BUDGET: dict[str, float | None] = {
 _DEVICE_WORDS = {"cpu": "CPU", "edge": "edge device", "single-gpu": "one GPU", "multi-gpu": "several GPUs"}
 
 
+def _canonical_datasets(names: Sequence[str]) -> list[str]:
+    """Dataset names as the dataset table writes them (unknown names as given), each once."""
+    from rsfmd.datasets import find_dataset
+
+    return list(dict.fromkeys(info.name if (info := find_dataset(n)) else n for n in names))
+
+
 def _suite_members(suite: str) -> list[str]:
     """A benchmark suite's datasets by their canonical names (as ``datasets`` holds them)."""
-    from rsfmd.datasets import find_dataset, suite_datasets
+    from rsfmd.datasets import suite_datasets
 
-    return list(dict.fromkeys(info.name if (info := find_dataset(d)) else d for d in suite_datasets(suite)))
+    return _canonical_datasets(suite_datasets(suite))
 
 
 def _size_text(millions: float) -> str:
@@ -77,6 +84,18 @@ class ComputeBudget(BaseModel):
         if self.max_parameters_m is not None:
             return self.max_parameters_m
         return DEVICE_PARAMETER_BUDGET.get(self.device_class) if self.device_class else None
+
+    def reaches_floor(self, largest: float) -> bool:
+        """Whether a model whose largest variant has ``largest`` million parameters is as large as
+        asked (more than a named model's size when the floor is exclusive); True without a floor."""
+        floor = self.min_parameters_m
+        if floor is None:
+            return True
+        return largest > floor if self.above_floor else largest >= floor
+
+    def wants_large(self) -> bool:
+        """A floor and no limit ('over 1B parameters'): the model's largest variant is what counts."""
+        return self.min_parameters_m is not None and self.parameter_limit() is None
 
 
 class Exclusions(BaseModel):
@@ -155,9 +174,7 @@ class StructuredQuery(BaseModel):
     @field_validator("datasets")
     @classmethod
     def _datasets(cls, value: list[str]) -> list[str]:
-        from rsfmd.datasets import find_dataset
-
-        return list(dict.fromkeys(info.name if (info := find_dataset(v)) else v for v in value))
+        return _canonical_datasets(value)
 
     @field_validator("region")
     @classmethod

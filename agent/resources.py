@@ -14,7 +14,7 @@ from rsfmd.datasets import evaluated_on
 from rsfmd.loader import attachment_files, content_hash, data_files, load_records
 from rsfmd.schema import ModelRecord
 from tools.embedding import Encoder, shared_encoder
-from tools.evidence import EvidenceIndex, dataset_identity
+from tools.evidence import EvidenceIndex, dataset_identities, dataset_identity
 from tools.retrieval import RetrievalIndex
 
 
@@ -48,7 +48,7 @@ class Resources:
         with self._lock:
             found = self._evaluated.get(key)
             if found is None:
-                wanted = {dataset_identity(d) for d in datasets}
+                wanted = dataset_identities(datasets)
                 found = frozenset(
                     r.model_id
                     for r in self.records

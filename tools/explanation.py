@@ -106,8 +106,7 @@ def _evidence(c: Candidate) -> list[EvidenceNumber]:
 
 def _shown_size(record: ModelRecord, query: StructuredQuery) -> float | None:
     """The smallest variant's size; the largest one's when the user asked for a large model."""
-    compute = query.compute
-    if compute.min_parameters_m is not None and compute.parameter_limit() is None:
+    if query.compute.wants_large():
         return record.largest_parameters
     return record.smallest_parameters
 

@@ -113,10 +113,13 @@ def compute_violation(record: ModelRecord, query: StructuredQuery) -> str | None
         largest = record.largest_parameters
         if largest is None:
             return f"model size unknown, cannot confirm it has at least {floor:g}M parameters"
-        if query.compute.above_floor and largest <= floor:
-            return f"largest variant has {largest:g}M parameters, not more than {floor:g}M"
-        if largest < floor:
-            return f"largest variant has {largest:g}M parameters, under the {floor:g}M asked for"
+        if not query.compute.reaches_floor(largest):
+            bound = (
+                f"not more than {floor:g}M"
+                if query.compute.above_floor
+                else f"under the {floor:g}M asked for"
+            )
+            return f"largest variant has {largest:g}M parameters, {bound}"
     limit = query.compute.parameter_limit()
     if limit is None or record.category == Category.embedding_product:
         # Precomputed embeddings are read, not computed: the encoder's size costs the user nothing.

@@ -309,13 +309,12 @@ def efficiency_fit(c: Candidate, query: StructuredQuery) -> Criterion:
         # Under a tight budget an undocumented size is a real risk (it is often an LLM-sized model).
         return Criterion(0.25 if limit is not None else 0.35, evidence=["size not documented"], known=False)
     floor = query.compute.min_parameters_m
-    if floor is not None and limit is None:
+    if floor is not None and query.compute.wants_large():
         # Asked for a large model ('over 1B parameters'): reaching the size is the fit, not smallness.
         largest = c.record.largest_parameters or size
-        strict = query.compute.above_floor
-        reached = largest > floor if strict else largest >= floor
+        reached = query.compute.reaches_floor(largest)
         score = 1.0 if reached else max(0.05, 0.7 - 0.45 * math.log10(max(floor / largest, 1.0)))
-        bound = "more than" if strict else "at least"
+        bound = "more than" if query.compute.above_floor else "at least"
         return Criterion(
             score, evidence=[f"largest variant {largest:g}M parameters (asked for {bound} {floor:g}M)"]
         )
