@@ -548,6 +548,81 @@ _PRECOMPUTED_EMBEDDINGS = re.compile(
 )
 
 
+# The encoder used frozen: a linear probe or k-NN on its features, or its embeddings as they are.
+_SIMILARITY_SEARCH = re.compile(
+    r"\bsimilarity search|\b(?:find|finding|search(?:ing)?(?:\s+for)?|retriev\w*|look(?:ing)?\s+for)\s+"
+    r"(?:the\s+)?(?:most\s+)?similar\s+(?:images|tiles|patches|scenes|places|locations|areas|fields|sites)\b"
+)
+_FROZEN = re.compile(
+    r"\bfrozen\s+(?:(?:pre-?trained|[\w-]*(?:clip|vit|dino|mae|fm)[\w-]*)\s+){0,2}(?:encoders?|backbones?|features?|embeddings?|weights|models?|"
+    r"representations?)\b|"
+    r"\b(?:keep|keeping|kept)\s+(?:the\s+|its\s+)?(?:encoder|backbone|model|weights)\s+frozen\b|"
+    r"\bfreez(?:e|ing)\s+(?:the\s+|its\s+)?(?:encoder|backbone|weights|model)\b|"
+    r"\blinear[\s-]prob(?:e|es|ing)\b|\bk[\s-]?nn\b|\bk[\s-]nearest|\bnearest[\s-]neighbou?rs?\b|"
+    r"\bfeature[\s-]extractors?\b|" + _SIMILARITY_SEARCH.pattern
+)
+# 'no fine-tuning' says how the encoder is used, not that there are no labels: with a frozen
+# encoder it means a light head (linear probe, k-NN) on labelled samples.
+_NO_FINE_TUNING = re.compile(
+    r"\b(?:no|without(?:\s+any)?)\s+(?:fine[\s-]?tuning|re-?training|training(?!\s+(?:data|labels|samples)))"
+)
+
+# The model's release year: 'models from 2025', 'released after 2024', '2024 or later', 'before 2023'.
+_YEAR = r"(20[1-3]\d)"
+_MODEL_WORDS = r"(?:models?|rsfms?|fms?|encoders?|backbones?|ones|options|papers?|alternatives?)"
+_RELEASED = r"(?:released|published|introduced|proposed|presented|came\s+out|appeared|trained)"
+_RELEASE_YEARS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    # '2024 or later', 'from 2024 on', 'since 2024', 'not older than 2024'
+    (
+        "from",
+        re.compile(
+            rf"\b(?:{_MODEL_WORDS}|{_RELEASED})\s+(?:(?:in|from)\s+)?{_YEAR}\s+(?:or|and)\s+(?:later|newer|after)\b|"
+            rf"\b(?:{_MODEL_WORDS}|{_RELEASED})\s+(?:since|from)\s+{_YEAR}\s+(?:on(?:wards?)?|onwards?)\b|"
+            rf"\b(?:{_MODEL_WORDS}|{_RELEASED})\s+since\s+{_YEAR}\b|"
+            rf"\bnot\s+older\s+than\s+{_YEAR}\b"
+        ),
+    ),
+    # 'after 2024', 'newer than 2024'
+    (
+        "after",
+        re.compile(
+            rf"\b(?:{_MODEL_WORDS}|{_RELEASED})\s+after\s+{_YEAR}\b|\b(?:newer|more\s+recent)\s+than\s+{_YEAR}\b"
+        ),
+    ),
+    # 'before 2023', 'older than 2023'
+    (
+        "before",
+        re.compile(rf"\b(?:{_MODEL_WORDS}|{_RELEASED})\s+before\s+{_YEAR}\b|\bolder\s+than\s+{_YEAR}\b"),
+    ),
+    # 'models from 2025', 'released in 2025', '2025 models'
+    (
+        "in",
+        re.compile(
+            rf"\b{_MODEL_WORDS}\s+(?:released\s+|published\s+)?(?:in|from|of)\s+{_YEAR}\b|"
+            rf"\b{_RELEASED}\s+(?:in|during)\s+{_YEAR}\b|"
+            rf"\b{_YEAR}\s+(?:(?:remote[\s-]sensing|foundation|geospatial|eo|vision)\s+)*{_MODEL_WORDS}\b"
+        ),
+    ),
+)
+
+
+def _release_years(text: str) -> tuple[int | None, int | None, str | None]:
+    """(earliest, latest) release year the task asks for, and the words that said so."""
+    for kind, pattern in _RELEASE_YEARS:
+        match = pattern.search(text)
+        if match is None:
+            continue
+        year = int(next(g for g in match.groups() if g))
+        if kind == "from":
+            return year, None, match.group(0)
+        if kind == "after":
+            return year + 1, None, match.group(0)
+        if kind == "before":
+            return None, year - 1, match.group(0)
+        return year, year, match.group(0)
+    return None, None, None
+
+
 _CLUSTERING = re.compile(
     r"\bclustering\b|\bto cluster\b|"
     r"\bcluster (?:them|the|my|our|these|land|pixels|images|tiles|scenes|patches)\b"
@@ -784,6 +859,31 @@ def _similar_application(
     return (names[best], score) if score >= threshold else None
 
 
+_TASK_WORDS = re.compile(
+    r"\b(?:mapp?(?:ing|s)?|segment\w*|classif\w*|detect\w*|estimat\w*|monitor\w*|extract\w*|"
+    r"recogni\w*|count\w*|retriev\w*|caption\w*)\b"
+)
+
+
+def _sibling_application(
+    application: str, task_type: str, found: tuple[str, int, int], text: str
+) -> str | None:
+    """The one application of ``application``'s domain for ``task_type``, when the text named the
+    domain without a task word ('land cover', not 'land cover mapping')."""
+    if _TASK_WORDS.search(text[found[1] : found[2]]):
+        return None
+    table = get_vocabulary("applications")
+    domain = table.column(application, "domain")
+    siblings = [
+        name
+        for name in table.names
+        if name != application
+        and table.column(name, "domain") == domain
+        and table.column(name, "task_type") == task_type
+    ]
+    return siblings[0] if len(siblings) == 1 else None
+
+
 def interpret(
     text: str, encode: Encode | None = None, *, similarity_threshold: float = 0.45
 ) -> Interpretation:
@@ -894,6 +994,15 @@ def interpret(
     ]
     if explicit_tasks and explicit_tasks[0] != task_type:
         task_type = explicit_tasks[0]
+        if (
+            application
+            and apps
+            and (sibling := _sibling_application(application, task_type, apps[0], task_text))
+        ):
+            # 'classification of patches into land cover classes': the domain named bare, with the
+            # task said apart, is the domain's application for that task.
+            notes.append(f"'{task_text[apps[0][1] : apps[0][2]]}' with {task_type} read as '{sibling}'")
+            application = sibling
     if task_type in {"detection", "classification"} and re.search(r"\bsegment(?:s|ing|ed)?\b", task_text):
         # 'segment solar farms': the user wants masks, whatever the application's usual output.
         task_type = "segmentation"
@@ -907,8 +1016,20 @@ def interpret(
         task_type = "multi-label classification"
 
     regime = _first(_REGIMES, lowered)
-    if _CLUSTERING.search(lowered) and regime in {None, "zero-shot"}:
-        # Grouping embeddings without labels is unsupervised use of an encoder, not zero-shot prompting.
+    frozen = bool(_FROZEN.search(lowered))
+    if (
+        frozen
+        and regime == "zero-shot"
+        and _first(_REGIMES, blank_spans(lowered, [m.span() for m in _NO_FINE_TUNING.finditer(lowered)]))
+        != "zero-shot"
+    ):
+        regime = None
+        notes.append(
+            "'no fine-tuning' with a frozen encoder read as a light head on its features, not zero-shot"
+        )
+    if (_CLUSTERING.search(lowered) or _SIMILARITY_SEARCH.search(lowered)) and regime in {None, "zero-shot"}:
+        # Grouping or searching embeddings without labels is unsupervised use of an encoder, not
+        # zero-shot prompting.
         regime = "unlabeled"
     if regime is None and (counted := _label_count(lowered)):
         regime = counted[0]
@@ -931,6 +1052,9 @@ def interpret(
             f"{gigabytes:g} GB of GPU memory read as room for about {limit:,.0f}M parameters when {use}"
         )
     priorities = [label for label, pattern in _PRIORITIES if re.search(pattern, lowered)]
+    earliest, latest, said = _release_years(lowered)
+    if said is not None:
+        notes.append(f"'{said}' read as the model's release year")
     if device in {"edge", "cpu"} and "efficiency" not in priorities:
         priorities.append("efficiency")
     targets = (
@@ -1000,5 +1124,8 @@ def interpret(
         licenses=licences,
         open_weights=bool(_OPEN_WEIGHTS.search(lowered)),
         precomputed_embeddings=bool(_PRECOMPUTED_EMBEDDINGS.search(lowered)),
+        frozen_encoder=frozen,
+        min_release_year=earliest,
+        max_release_year=latest,
     )
     return Interpretation(query=query, notes=notes, language=language)

@@ -66,7 +66,7 @@ class ModelNames:
 
     def __init__(self, records: Sequence[ModelRecord]) -> None:
         reserved = _vocabulary_keys()
-        patterns: list[tuple[re.Pattern[str], str, int]] = []
+        patterns: list[tuple[re.Pattern[str], tuple[str, ...], int]] = []
         for record in records:
             for name in dict.fromkeys([record.model_name, *record.aliases]):
                 name = name.strip()
@@ -78,39 +78,48 @@ class ModelNames:
                 body = r"[\s\-_]*".join(re.escape(part) for part in re.split(r"[\s\-_]+", name))
                 flags = 0 if exact else re.IGNORECASE
                 pattern = re.compile(rf"(?<![\w^]){body}(?![\w^²])", flags)
-                patterns.append((pattern, record.model_id, len(name)))
+                ids: tuple[str, ...] = (record.model_id,)
+                if name != record.model_name:
+                    # An alias that begins other models' names is their family's name: 'Prithvi'
+                    # is Prithvi-EO-1.0 and Prithvi-EO-2.0 alike.
+                    family = re.compile(rf"{re.escape(name)}[\s\-_]", re.IGNORECASE)
+                    ids += tuple(
+                        r.model_id for r in records if r is not record and family.match(r.model_name)
+                    )
+                patterns.append((pattern, ids, len(name)))
         patterns.sort(key=lambda item: -item[2])  # longest first: 'DOFA-CLIP' before 'DOFA'
         self._patterns = patterns
 
     def find(self, text: str) -> Mentions:
         """Model ids named in ``text``; a name read as part of a longer one is not counted twice."""
-        spans: list[tuple[int, int, str]] = []
-        for pattern, model_id, _ in self._patterns:
+        spans: list[tuple[int, int, tuple[str, ...]]] = []
+        for pattern, ids, _ in self._patterns:
             for match in pattern.finditer(text):
                 start, end = match.span()
                 if start == 0 and pattern.flags & re.IGNORECASE == 0 and len(match.group(0)) > 3:
                     continue  # a capitalised common word opening the text is the word, not the model
                 if not any(start < e and s < end for s, e, _ in spans):
-                    spans.append((start, end, model_id))
+                    spans.append((start, end, ids))
         spans.sort()
         mentions = Mentions()
         negated_run = False
         previous_end = 0
-        for start, end, model_id in spans:
+        for start, end, ids in spans:
             before = text[:start]
             if _NEGATION.search(before):
                 negated_run = True
             elif not (negated_run and _LIST_GAP.match(text[previous_end:start])):
                 negated_run = False  # "not DOFA or CROMA": the whole list is ruled out
             target = mentions.excluded if negated_run else mentions.named
-            if model_id not in mentions.named and model_id not in mentions.excluded:
-                target.append(model_id)
             smaller = _SMALLER_AFTER.match(text[end : end + 40]) or _SMALLER_BEFORE.search(text[:start])
-            if smaller and not negated_run and model_id not in mentions.smaller_than:
-                mentions.smaller_than.append(model_id)
             larger = _LARGER_AFTER.match(text[end : end + 40]) or _LARGER_BEFORE.search(text[:start])
-            if larger and not negated_run and model_id not in mentions.larger_than:
-                mentions.larger_than.append(model_id)
+            for model_id in ids:
+                if model_id not in mentions.named and model_id not in mentions.excluded:
+                    target.append(model_id)
+                if smaller and not negated_run and model_id not in mentions.smaller_than:
+                    mentions.smaller_than.append(model_id)
+                if larger and not negated_run and model_id not in mentions.larger_than:
+                    mentions.larger_than.append(model_id)
             previous_end = end
         return mentions
 

@@ -42,6 +42,14 @@ def _suite_members(suite: str) -> list[str]:
     return _canonical_datasets(suite_datasets(suite))
 
 
+def _resolution_text(resolution: str) -> str:
+    """'10 m' as it is; a class with the word: 'high resolution', 'very high resolution (sub-metre)'."""
+    if resolution[:1].isdigit() or "resolution" in resolution:
+        return resolution
+    word, _, detail = resolution.partition(" (")
+    return f"{word} resolution ({detail}" if detail else f"{word} resolution"
+
+
 def _size_text(millions: float) -> str:
     """'300M', '1B', '1.5B'."""
     return f"{millions / 1000:g}B" if millions >= 1000 else f"{millions:g}M"
@@ -151,6 +159,12 @@ class StructuredQuery(BaseModel):
         default=False,
         description="The user wants embeddings already computed (an embedding product), not a model to run.",
     )
+    frozen_encoder: bool = Field(
+        default=False,
+        description="The encoder is used frozen (linear probe, k-NN, similarity search), not fine-tuned.",
+    )
+    min_release_year: int | None = Field(default=None, description="Released in this year or later.")
+    max_release_year: int | None = Field(default=None, description="Released in this year or earlier.")
     assumed_modality: list[str] = Field(
         default_factory=list,
         description="Typical inputs for the application: a soft preference when no modality is stated.",
@@ -200,9 +214,11 @@ class StructuredQuery(BaseModel):
         parts.extend(self.modality)
         parts.extend(s for s in self.sensor if s not in parts)
         if self.spatial_resolution:
-            parts.append(self.spatial_resolution)
+            parts.append(_resolution_text(self.spatial_resolution))
         if self.data_regime:
             parts.append(self.data_regime.replace("-", " "))
+        if self.frozen_encoder:
+            parts.append("frozen encoder")
         limit = self.compute.parameter_limit()
         if self.compute.max_parameters_m is not None:
             bound = "fewer than" if self.compute.below_limit else "at most"
@@ -238,7 +254,22 @@ class StructuredQuery(BaseModel):
             parts.append("open weights")
         if self.precomputed_embeddings:
             parts.append("precomputed embeddings")
+        if years := self.release_years():
+            parts.append(years)
         return parts
+
+    def release_years(self) -> str | None:
+        """'released in 2025', 'released 2024 or later', 'released 2022 or earlier', or None."""
+        earliest, latest = self.min_release_year, self.max_release_year
+        if earliest is not None and earliest == latest:
+            return f"released in {earliest}"
+        if earliest is not None and latest is not None:
+            return f"released {earliest} to {latest}"
+        if earliest is not None:
+            return f"released {earliest} or later"
+        if latest is not None:
+            return f"released {latest} or earlier"
+        return None
 
     def filled_fields(self) -> list[str]:
         """Names of fields that hold a value."""

@@ -537,6 +537,76 @@ def test_clustering_is_unsupervised_use_and_never_a_compute_cluster() -> None:
 
 
 @pytest.mark.parametrize(
+    ("text", "frozen", "regime"),
+    [
+        # k-NN needs labelled references: 'no fine-tuning' is how the encoder is used, not zero-shot.
+        (
+            "land cover classification with Sentinel-2, no fine-tuning, just kNN on 500 labelled tiles",
+            True,
+            "few-shot",
+        ),
+        ("a linear probe on frozen features for crop mapping", True, None),
+        ("keep the backbone frozen and train a small head for flood mapping", True, None),
+        ("similarity search over Sentinel-2 tiles, no fine-tuning", True, "unlabeled"),
+        ("find similar images in our aerial archive", True, "unlabeled"),
+        # Without a frozen encoder, 'no fine-tuning' still means using the model as it is.
+        ("no fine-tuning, use the model directly for flood mapping", False, "zero-shot"),
+        ("zero-shot classification with a frozen CLIP encoder", True, "zero-shot"),
+        ("keep the encoder small for a Jetson", False, None),
+    ],
+)
+def test_a_frozen_encoder_is_read_apart_from_the_label_budget(
+    text: str, frozen: bool, regime: str | None
+) -> None:
+    query = interpret(text).query
+    assert (query.frozen_encoder, query.data_regime) == (frozen, regime)
+    assert ("frozen encoder" in query.summary()) is frozen
+
+
+@pytest.mark.parametrize(
+    ("text", "earliest", "latest"),
+    [
+        ("what is the newest model from 2026?", 2026, 2026),
+        ("flood mapping models released after 2024", 2025, None),
+        ("SAR ship detection, only models from 2025 or later", 2025, None),
+        ("models published since 2023 for crops", 2023, None),
+        ("a foundation model published before 2023 for land cover", None, 2022),
+        ("2025 foundation models for canopy height", 2025, 2025),
+        ("anything newer than 2024 for burn scars", 2025, None),
+        # Years of the user's data are not release years.
+        ("burned area mapping with Sentinel-2 imagery from 2023", None, None),
+        ("floods in Pakistan in 2022", None, None),
+        ("crop maps for 2019 to 2024", None, None),
+    ],
+)
+def test_release_years_asked_for_are_read(text: str, earliest: int | None, latest: int | None) -> None:
+    query = interpret(text).query
+    assert (query.min_release_year, query.max_release_year) == (earliest, latest)
+
+
+def test_a_release_year_rules_out_other_years_and_is_said() -> None:
+    selection = select_models(
+        "SAR ship detection, only models from 2025 or later", k=3, clarify=False, settings=_settings()
+    )
+    records = {r.model_id: r for r in load_records()}
+    assert selection.models
+    assert all(records[m.model_id].year is None or records[m.model_id].year >= 2025 for m in selection.models)
+    assert "released 2025 or later" in selection.understood()
+
+
+def test_a_bare_domain_with_a_task_said_apart_is_the_domains_application_for_it() -> None:
+    result = interpret("kNN classification of Sentinel-2 patches into land cover classes")
+    assert (result.query.application, result.query.task_type) == (
+        "land cover classification",
+        "classification",
+    )
+    assert any("read as 'land cover classification'" in n for n in result.notes)
+    # A named application keeps its name, whatever task word follows.
+    assert interpret("land cover mapping classification maps").query.application == "land cover mapping"
+    assert interpret("segment land cover in aerial images").query.application == "land cover mapping"
+
+
+@pytest.mark.parametrize(
     ("text", "resolution"),
     [
         ("high-res images of ports", "high"),
@@ -551,6 +621,13 @@ def test_clustering_is_unsupervised_use_and_never_a_compute_cluster() -> None:
 )
 def test_resolution_shorthands_are_read(text: str, resolution: str | None) -> None:
     assert interpret(text).query.spatial_resolution == resolution
+
+
+def test_a_resolution_class_is_said_with_the_word_resolution() -> None:
+    assert "high resolution" in interpret("road extraction from high-resolution imagery").query.summary()
+    summary = interpret("very-high-res drone mosaics of roofs").query.summary()
+    assert "very high resolution (sub-metre)" in summary
+    assert "10 m" in interpret("10 m Sentinel-2 for crops").query.summary()
 
 
 def test_equally_long_terms_are_read_the_same_whatever_the_hash_seed() -> None:

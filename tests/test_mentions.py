@@ -38,6 +38,10 @@ def _settings() -> Settings:
         ("compare SeCo and CROMA", ["seco", "croma"], []),
         ("a model pretrained on SSL4EO-S12 but not MMEarth", ["ssl4eo-s12"], ["mmearth"]),
         ("the best model on EuroSAT", [], []),
+        # An alias that begins other models' names is the family's: both Prithvi versions.
+        ("compare Prithvi and SatMAE", ["prithvi-eo-1.0", "prithvi-eo-2.0", "satmae"], []),
+        ("flood mapping, not Prithvi", [], ["prithvi-eo-1.0", "prithvi-eo-2.0"]),
+        ("Prithvi-EO-2.0 or DOFA?", ["prithvi-eo-2.0", "dofa"], []),
     ],
 )
 def test_model_names_in_text(names: ModelNames, text: str, named: list[str], excluded: list[str]) -> None:

@@ -616,3 +616,74 @@ def test_only_independent_evaluations_count_towards_popularity() -> None:
         update={"benchmarks": [*own.benchmarks, Benchmark.model_validate(row("https://example.org/survey"))]}
     )
     assert popularity_fit(Candidate(record=compared)).score == 0.5
+
+
+def _bench_in(setting: str, value: float, dataset: str = "EuroSAT") -> dict[str, Any]:
+    row = bench(dataset, "OA", value, task="classification", app="land cover classification")
+    return {**row, "setting": setting}
+
+
+def test_a_frozen_encoder_prefers_models_shown_frozen() -> None:
+    # Equal but for the protocol of their results: with a frozen encoder the linear-probe result
+    # is the evidence that counts, and a fine-tuned one says less.
+    probed = record("probed", modalities=["Multispectral"], benchmarks=[_bench_in("linear probe", 90.0)])
+    tuned = record("tuned", modalities=["Multispectral"], benchmarks=[_bench_in("fine-tune", 90.0)])
+    generator = record("generator", category="generative", modalities=["Multispectral"])
+    query = StructuredQuery(
+        application="land cover classification", task_type="classification", frozen_encoder=True
+    )
+    ranked = score_candidates(
+        [Candidate(tuned), Candidate(generator), Candidate(probed)], query, EvidenceIndex([probed, tuned])
+    )
+    assert [c.record.model_id for c in ranked] == ["probed", "tuned", "generator"]
+    fit = {c.record.model_id: c.criteria["frozen_encoder"] for c in ranked}
+    assert fit["probed"].score > fit["tuned"].score > fit["generator"].score
+    assert "frozen" in fit["probed"].evidence[0] and not fit["tuned"].known
+    reasons = explain(ranked, query)[0].reasons
+    assert any(r.startswith("Frozen-encoder fit: frozen-encoder result: OA 90 on EuroSAT") for r in reasons)
+    # Without a frozen encoder the criterion is not there, and the two tie on their evidence.
+    plain = score_candidates(
+        [Candidate(tuned), Candidate(probed)],
+        StructuredQuery(application="land cover classification", task_type="classification"),
+        EvidenceIndex([probed, tuned]),
+    )
+    assert "frozen_encoder" not in plain[0].criteria
+    assert plain[0].score == plain[1].score
+
+
+def test_a_named_benchmark_counts_more_than_results_elsewhere_on_its_application() -> None:
+    there = record(
+        "there", modalities=["RGB"], benchmarks=[bench("LoveDA", "mIoU", 50.0, app="land cover mapping")]
+    )
+    elsewhere = record(
+        "elsewhere", modalities=["RGB"], benchmarks=[bench("Potsdam", "mIoU", 50.0, app="land cover mapping")]
+    )
+    query = StructuredQuery(application="land cover mapping", task_type="segmentation", datasets=["LoveDA"])
+    ranked = score_candidates(
+        [Candidate(elsewhere), Candidate(there)], query, EvidenceIndex([there, elsewhere])
+    )
+    fit = {c.record.model_id: c.criteria["application"] for c in ranked}
+    assert (fit["there"].score, fit["elsewhere"].score) == (1.0, 0.8)
+    assert fit["elsewhere"].evidence == ["evaluated on land cover mapping, not on LoveDA"]
+
+
+def test_release_years_rule_out_other_years_and_an_unknown_year_is_unconfirmed() -> None:
+    new = record("new", release_year=2025)
+    old = record("old", release_date="2022-05-01")
+    unknown = record("unknown")
+    query = StructuredQuery(min_release_year=2024)
+    assert violations(new, query) == {}
+    assert violations(old, query) == {"release_year": "released in 2022, before 2024"}
+    assert violations(unknown, query) == {}
+    assert "released in 2025, after 2023" in violations(new, StructuredQuery(max_release_year=2023)).values()
+    ranked = score_candidates([Candidate(unknown), Candidate(new)], query, EvidenceIndex([new, unknown]))
+    assert ranked[0].record.model_id == "new"  # the unknown year costs a little
+    offs = {m.model_id: m.trade_offs for m in explain(ranked, query)}
+    assert "Release year unknown: confirm it was released 2024 or later" in offs["unknown"]
+    # Nothing from those years: the closest matches say which year they are from.
+    outcome = filter_candidates([old], query)
+    assert outcome.relaxed == {"old": ["release_year"]}
+    closest = explain(
+        score_candidates([Candidate(old, relaxed=["release_year"])], query, EvidenceIndex([old])), query
+    )
+    assert "Released in 2022, not released 2024 or later (closest match)" in closest[0].trade_offs

@@ -26,6 +26,7 @@ _CRITERION_LABEL = {
     "popularity": "adoption",
     "recency": "recency",
     "data_regime": "label budget fit",
+    "frozen_encoder": "frozen-encoder fit",
 }
 
 
@@ -80,8 +81,14 @@ def _trade_offs(c: Candidate, query: StructuredQuery) -> list[str]:
         )
     elif commercial is None and query.commercial_use:
         out.append(f"{stated}: confirm it allows commercial use")
+    years = query.release_years()
     for constraint in c.relaxed:
-        out.append(f"Does not meet your {constraint.replace('_', ' ')} constraint (closest match)")
+        if constraint == "release_year" and years:
+            out.append(f"Released in {r.year}, not {years} (closest match)")
+        else:
+            out.append(f"Does not meet your {constraint.replace('_', ' ')} constraint (closest match)")
+    if years and r.year is None:
+        out.append(f"Release year unknown: confirm it was {years}")
     mismatch = region_fit(r, query.region).mismatch if query.region else None
     if mismatch and not any(mismatch in line for line in out):
         out.append(mismatch[0].upper() + mismatch[1:])

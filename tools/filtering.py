@@ -41,6 +41,7 @@ RELAXATION_ORDER: tuple[str, ...] = (
     "min_performance",
     "precomputed_embeddings",
     "sensor",
+    "release_year",
     "exclusions",
     "weights",
     "license",
@@ -205,6 +206,18 @@ def embeddings_violation(record: ModelRecord, query: StructuredQuery) -> str | N
     return None
 
 
+def release_violation(record: ModelRecord, query: StructuredQuery) -> str | None:
+    """Released outside the years the user asked for (an unknown year passes, unconfirmed)."""
+    year = record.year
+    if year is None:
+        return None
+    if query.min_release_year is not None and year < query.min_release_year:
+        return f"released in {year}, before {query.min_release_year}"
+    if query.max_release_year is not None and year > query.max_release_year:
+        return f"released in {year}, after {query.max_release_year}"
+    return None
+
+
 RULES: dict[str, Callable[[ModelRecord, StructuredQuery], str | None]] = {
     "modality": modality_violation,
     "task": task_violation,
@@ -215,6 +228,7 @@ RULES: dict[str, Callable[[ModelRecord, StructuredQuery], str | None]] = {
     "weights": weights_violation,
     "license": license_violation,
     "precomputed_embeddings": embeddings_violation,
+    "release_year": release_violation,
 }
 
 

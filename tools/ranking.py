@@ -115,6 +115,8 @@ def query_weights(query: StructuredQuery) -> dict[str, float]:
     if query.data_regime is not None:
         # Without labels, a model that must be trained first is hardly usable at all.
         w["data_regime"] = {"zero-shot": 0.30, "full-labels": 0.08}.get(query.data_regime, 0.18)
+    if query.frozen_encoder:
+        w["frozen_encoder"] = 0.15
     total = sum(max(v, 0.0) for v in w.values())
     return {k: max(v, 0.0) / total for k, v in w.items()}
 
@@ -147,7 +149,8 @@ def application_fit(c: Candidate, query: StructuredQuery) -> Criterion:
         text = (
             f"evaluated on {query.application}, not on {_dataset_list(query.datasets, len(query.datasets))}"
         )
-        return Criterion(0.9, evidence=[text])
+        # The user named the benchmark: a result elsewhere on the application is not a result there.
+        return Criterion(0.8, evidence=[text])
     if shown_on_application:
         imagery = requested_imagery(query)
         on_users_imagery = not imagery or any(
@@ -246,10 +249,19 @@ def performance_fit(
 ) -> Criterion:
     """Reported results on matching datasets, else a capabilities-encoding prediction."""
     items = index.relevant(c.record, query)
-    if query.data_regime in {"few-shot", "zero-shot"}:
-        # Within each relevance level, results under the user's label budget come first.
-        wanted = query.data_regime
-        items = sorted(items, key=lambda i: (-RELEVANCE_WEIGHT[i.relevance], i.setting != wanted))
+    # Within each relevance level, results under the user's label budget come first, then those
+    # with the encoder frozen when the user will keep it frozen.
+    wanted: list[str] = [query.data_regime] if query.data_regime in {"few-shot", "zero-shot"} else []
+    if query.frozen_encoder:
+        wanted.append("frozen")
+    if wanted:
+        items = sorted(
+            items,
+            key=lambda i: (
+                -RELEVANCE_WEIGHT[i.relevance],
+                wanted.index(i.setting) if i.setting in wanted else len(wanted),
+            ),
+        )
     c.evidence_items = items
     # No result on the user's application itself: ask the capabilities encoding how the model
     # stands on the most similar datasets in the performance matrix.
@@ -599,12 +611,8 @@ def regime_fit(c: Candidate, query: StructuredQuery) -> Criterion:
             # A low-label result shows the model was tried with few labels; on what, and how it
             # did, say how well: #1 on the user's application counts fully, an unranked result
             # on a related task little more than good frozen features.
-            def strength(i: EvidenceItem) -> float:
-                standing = i.standing if i.standing is not None else 0.55
-                return RELEVANCE_WEIGHT[i.relevance] * (0.5 + 0.5 * standing)
-
-            best = max(low, key=strength)
-            return Criterion(0.65 + 0.35 * strength(best), evidence=[f"low-label result: {best.describe()}"])
+            best = max(low, key=_strength)
+            return Criterion(0.65 + 0.35 * _strength(best), evidence=[f"low-label result: {best.describe()}"])
         if "frozen" in settings or r.category == Category.embedding_product:
             return Criterion(0.75, evidence=["strong frozen features (linear probe / kNN)"])
         return Criterion(0.5, evidence=["no low-label results reported"], known=False)
@@ -624,6 +632,31 @@ def regime_fit(c: Candidate, query: StructuredQuery) -> Criterion:
     return Criterion(0.7, evidence=["full fine-tuning possible"])
 
 
+def _strength(i: EvidenceItem) -> float:
+    """What a result under a protocol says of a model: #1 on the user's application counts fully,
+    an unranked result on a related task little more than half."""
+    standing = i.standing if i.standing is not None else 0.55
+    return RELEVANCE_WEIGHT[i.relevance] * (0.5 + 0.5 * standing)
+
+
+def frozen_fit(c: Candidate) -> Criterion:
+    """How well the model serves with its encoder frozen (linear probe, k-NN, similarity search)."""
+    r = c.record
+    if r.category == Category.embedding_product:
+        return Criterion(0.9, evidence=["precomputed embeddings: frozen features by design"])
+    if r.category == Category.generative:
+        return Criterion(0.2, evidence=["a generative model, not an encoder"])
+    frozen = [i for i in c.evidence_items if i.setting == "frozen"]
+    if frozen:
+        best = max(frozen, key=_strength)
+        return Criterion(0.6 + 0.4 * _strength(best), evidence=[f"frozen-encoder result: {best.describe()}"])
+    if any(setting_class(b) == "frozen" for b in r.benchmarks):
+        return Criterion(0.6, evidence=["frozen-encoder results reported on other tasks"])
+    if r.benchmarks:
+        return Criterion(0.4, evidence=["no result reported with the encoder frozen"], known=False)
+    return Criterion(0.45, known=False)
+
+
 def unconfirmed_requirements(record: ModelRecord, query: StructuredQuery) -> list[str]:
     """The user's licence and weights requirements that RS-FMD cannot confirm for this record."""
     out = []
@@ -633,6 +666,8 @@ def unconfirmed_requirements(record: ModelRecord, query: StructuredQuery) -> lis
         out.append("commercial use")
     if query.open_weights and record.weights_released is None:
         out.append("downloadable weights")
+    if (years := query.release_years()) and record.year is None:
+        out.append(years)
     return out
 
 
@@ -658,6 +693,8 @@ def score_candidates(
         }
         if "data_regime" in weights:
             crit["data_regime"] = regime_fit(c, query)
+        if "frozen_encoder" in weights:
+            crit["frozen_encoder"] = frozen_fit(c)
         for name, criterion in crit.items():
             criterion.weight = weights[name]
         c.criteria = crit
