@@ -116,7 +116,7 @@ def _phrase_pattern(phrase: str) -> str:
 # An application named by its verb: 'map floods' is flood mapping, 'detect ships' ship detection.
 _VERB_FORMS = {
     "mapping": "map|maps|mapping|mapped",
-    "detection": "detect|detects|detecting|detected",
+    "detection": "detect|detects|detecting|detected|locate|locates|locating|find|finds|finding|spot|spotting",
     "segmentation": "segment|segments|segmenting|segmented",
     "classification": "classify|classifies|classifying|classified",
     "estimation": "estimate|estimates|estimating|estimated",
@@ -567,6 +567,13 @@ _NO_FINE_TUNING = re.compile(
     r"\b(?:no|without(?:\s+any)?)\s+(?:fine[\s-]?tuning|re-?training|training(?!\s+(?:data|labels|samples)))"
 )
 
+# A model to talk with: it must write free text, as a multimodal LLM does.
+_CONVERSATIONAL = re.compile(
+    r"\bchat(?:s|ting|bot|bots)?\b|\bconversation(?:al|s)?\b|\bmultimodal\s+(?:llm|large\s+language\s+model)s?\b|"
+    r"\bmllms?\b|\b(?:vision[\s-]language|visual|ai)\s+assistants?\b|\bdialog(?:ue)?s?\b|"
+    r"\btalk\s+(?:to|with|about)\b|\bfree[\s-]text\s+answers?\b"
+)
+
 # The model's release year: 'models from 2025', 'released after 2024', '2024 or later', 'before 2023'.
 _YEAR = r"(20[1-3]\d)"
 _MODEL_WORDS = r"(?:models?|rsfms?|fms?|encoders?|backbones?|ones|options|papers?|alternatives?)"
@@ -1015,6 +1022,12 @@ def interpret(
     if re.search(r"multi[\s-]?label", lowered) and task_type == "classification":
         task_type = "multi-label classification"
 
+    conversational = bool(_CONVERSATIONAL.search(lowered))
+    if conversational and application is None and task_type is None:
+        application, task_type = "visual question answering", "vqa"
+        notes.append(
+            "a model to chat with read as visual question answering, by a model that writes free text"
+        )
     regime = _first(_REGIMES, lowered)
     frozen = bool(_FROZEN.search(lowered))
     if (
@@ -1125,6 +1138,7 @@ def interpret(
         open_weights=bool(_OPEN_WEIGHTS.search(lowered)),
         precomputed_embeddings=bool(_PRECOMPUTED_EMBEDDINGS.search(lowered)),
         frozen_encoder=frozen,
+        conversational=conversational,
         min_release_year=earliest,
         max_release_year=latest,
     )

@@ -163,6 +163,9 @@ class StructuredQuery(BaseModel):
         default=False,
         description="The encoder is used frozen (linear probe, k-NN, similarity search), not fine-tuned.",
     )
+    conversational: bool = Field(
+        default=False, description="The user wants to chat with the model: it must write free text."
+    )
     min_release_year: int | None = Field(default=None, description="Released in this year or later.")
     max_release_year: int | None = Field(default=None, description="Released in this year or earlier.")
     assumed_modality: list[str] = Field(
@@ -219,6 +222,8 @@ class StructuredQuery(BaseModel):
             parts.append(self.data_regime.replace("-", " "))
         if self.frozen_encoder:
             parts.append("frozen encoder")
+        if self.conversational:
+            parts.append("writes free text (chat)")
         limit = self.compute.parameter_limit()
         if self.compute.max_parameters_m is not None:
             bound = "fewer than" if self.compute.below_limit else "at most"

@@ -35,6 +35,20 @@ from rsfmd.vocab import (
 _HTTP_URL: TypeAdapter[HttpUrl] = TypeAdapter(HttpUrl)
 MODEL_ID_PATTERN = r"^[a-z0-9][a-z0-9.+\-]*$"
 
+# A large language model in a backbone or description ('Qwen2.5-VL-7B', 'LLaVA-1.5', 'Vicuna-7B +
+# CLIP'); an LLM used only as a text encoder ('LLM2Vec Llama-3') or to write the training captions
+# ('LLM-generated captions') makes no model that writes text.
+_GENERATIVE_LLM = re.compile(
+    r"\b(?:m?llms?|lvlms?|llava\w*|qwen\w*|vicuna\w*|llama\w*|internvl\w*|minigpt\w*|gpt-?\w*|phi-?\d[\w.]*|"
+    r"mipha\w*|glm-?\w*|longva\w*|large language models?)\b",
+    re.IGNORECASE,
+)
+_TEXT_ENCODER_LLM = re.compile(
+    r"\bllm2vec\b[\w\s.-]*|\bllms?[\s-]+(?:based[\s-]+)?text[\s-]+encoders?\b|"
+    r"\b(?:m?llms?|gpt-?\w*)[\s-]+(?:generated|written|annotated|produced|refined)\b",
+    re.IGNORECASE,
+)
+
 
 def _check_url(value: str) -> str:
     value = value.strip()
@@ -320,6 +334,15 @@ class ModelRecord(_Strict):
     def all_task_types(self) -> list[str]:
         """Declared task types plus those of the reported benchmarks."""
         return _dedupe([*self.task_types, *(b.task_type for b in self.benchmarks)])
+
+    @property
+    def writes_text(self) -> bool:
+        """Whether the model writes free text (captions, answers): it captions, or is built on a
+        large language model. CLIP-style models answer only by picking from given choices."""
+        if "captioning" in self.all_task_types:
+            return True
+        described = _TEXT_ENCODER_LLM.sub("", f"{self.backbone or ''} {self.short_description}")
+        return bool(_GENERATIVE_LLM.search(described))
 
     @property
     def smallest_parameters(self) -> float | None:

@@ -594,6 +594,29 @@ def test_a_release_year_rules_out_other_years_and_is_said() -> None:
     assert "released 2025 or later" in selection.understood()
 
 
+@pytest.mark.parametrize(
+    ("text", "application", "conversational"),
+    [
+        ("a multimodal LLM to chat about satellite images", "visual question answering", True),
+        ("a chatbot for our drone imagery", "visual question answering", True),
+        ("image captioning with an MLLM", "image captioning", True),
+        ("answer questions about satellite images", "visual question answering", False),
+        ("flood extent in Bangladesh with Sentinel-1", "flood mapping", False),
+        ("segment every field boundary in Sentinel-2 images", "cropland mapping", False),
+        ("cloud gap filling in Sentinel-2 time series", "cloud removal", False),
+        ("locate ships in SAR images", "ship detection", False),
+    ],
+)
+def test_everyday_wordings_of_tasks(text: str, application: str, conversational: bool) -> None:
+    query = interpret(text).query
+    assert (query.application, query.conversational) == (application, conversational)
+
+
+def test_detect_alone_is_the_detection_task() -> None:
+    query = interpret("detect refugee camp tents in Maxar imagery").query
+    assert (query.application, query.task_type) == (None, "detection")
+
+
 def test_a_bare_domain_with_a_task_said_apart_is_the_domains_application_for_it() -> None:
     result = interpret("kNN classification of Sentinel-2 patches into land cover classes")
     assert (result.query.application, result.query.task_type) == (

@@ -687,3 +687,26 @@ def test_release_years_rule_out_other_years_and_an_unknown_year_is_unconfirmed()
         score_candidates([Candidate(old, relaxed=["release_year"])], query, EvidenceIndex([old])), query
     )
     assert "Released in 2022, not released 2024 or later (closest match)" in closest[0].trade_offs
+
+
+def test_a_model_to_chat_with_must_write_free_text() -> None:
+    clip = record("clip", category="vision-language", backbone="CLIP ViT-B/16", modalities=["RGB", "Text"])
+    mllm = record(
+        "mllm", category="vision-language", backbone="CLIP ViT-L/14 + Vicuna-7B", modalities=["RGB", "Text"]
+    )
+    captioner = record("captioner", category="vision-language", task_types=["captioning"])
+    encoder_llm = record(
+        "aligned", category="vision-language", backbone="DINOv3 ViT-L + LLM2Vec Llama-3-8B text encoder"
+    )
+    assert [r.writes_text for r in (clip, mllm, captioner, encoder_llm)] == [False, True, True, False]
+    # The CLIP-style model reports the better VQA result, but answers only by picking among options.
+    vqa = [bench("RSVQA-HR", "OA", 80.0, task="vqa", app="visual question answering")]
+    clip_vqa = record("clip-vqa", category="vision-language", backbone="CLIP ViT-B/16", benchmarks=vqa)
+    mllm = mllm.model_copy(
+        update={"benchmarks": [Benchmark.model_validate({**vqa[0], "metrics_value": [70.0]})]}
+    )
+    query = StructuredQuery(application="visual question answering", task_type="vqa", conversational=True)
+    ranked = score_candidates([Candidate(clip_vqa), Candidate(mllm)], query, EvidenceIndex([clip_vqa, mllm]))
+    fit = {c.record.model_id: c.criteria["application"] for c in ranked}
+    assert fit["clip-vqa"].score == 0.2 and "writes no free text" in fit["clip-vqa"].evidence[0]
+    assert ranked[0].record.model_id == "mllm"

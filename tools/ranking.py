@@ -141,6 +141,9 @@ def application_fit(c: Candidate, query: StructuredQuery) -> Criterion:
     )
     if query.task_type in VL_TASKS and r.category not in cross_modal and not shown_on_application:
         return Criterion(0.1, evidence=[f"{query.task_type} needs a vision-language model"], known=True)
+    if query.conversational and not r.writes_text:
+        # A CLIP-style model answers a question only by choosing among answers it is given.
+        return Criterion(0.2, evidence=["writes no free text: it can only pick among given answers"])
     if query.datasets:
         have = {dataset_identity(b.dataset) for b in r.benchmarks}
         if shown := sorted({d for d in query.datasets if dataset_identity(d) in have}):
