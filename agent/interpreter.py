@@ -493,6 +493,10 @@ _FLOOR = re.compile(
     r"(\d+(?:\.\d+)?)\s*(%|percent)?"
     r"(?:\s*(?:in\s+|on\s+)?([a-z][a-z0-9@\-]{0,20}(?:\s[a-z]+)?))?"
 )
+# A metric right before a comparator: 'mIoU above', 'F1 score of at least', 'accuracy is >'.
+_METRIC_LEAD = re.compile(
+    r"([a-z][a-z0-9@\-]*(?:\s+[a-z0-9@\-]+)?)\s+(?:(?:of|is|score|must\s+be|should\s+be)\s+)*$"
+)
 _GSD = re.compile(
     r"(\d+(?:\.\d+)?)[\s-]*(cm|m|meters?|metres?)\b(?!\s*(?:param|million|illion))(?=[^.]{0,25}(?:resolution|gsd|pixel)|"
     r"\s*(?:gsd|resolution|pixels?|spatial))"
@@ -686,7 +690,9 @@ def _performance_floor(text: str) -> MinPerformance | None:
     values: list[float] = []
     for match in _FLOOR.finditer(text):
         before, number, percent, after = match.groups()
-        metric = _metric_in(before) or _metric_in(after)
+        # 'mIoU above 90', 'F1 > 85', 'an mIoU of at least 0.8': the metric named just before.
+        lead = _METRIC_LEAD.search(text, max(0, match.start() - 40), match.start())
+        metric = _metric_in(before) or (_metric_in(lead.group(1)) if lead else None) or _metric_in(after)
         if metric is None or metric in metrics:
             continue
         value = float(number)

@@ -605,11 +605,34 @@ def test_a_release_year_rules_out_other_years_and_is_said() -> None:
         ("segment every field boundary in Sentinel-2 images", "cropland mapping", False),
         ("cloud gap filling in Sentinel-2 time series", "cloud removal", False),
         ("locate ships in SAR images", "ship detection", False),
+        ("detect marine plastic debris with Sentinel-2", "marine debris detection", False),
+        ("estimate building heights from SAR", "building height estimation", False),
+        ("map greenhouses in Spain", "cropland mapping", False),
+        ("counting trees in drone orthomosaics", "forest mapping", False),
     ],
 )
 def test_everyday_wordings_of_tasks(text: str, application: str, conversational: bool) -> None:
     query = interpret(text).query
     assert (query.application, query.conversational) == (application, conversational)
+
+
+@pytest.mark.parametrize(
+    ("text", "metric", "value"),
+    [
+        ("a model with mIoU above 90 on Sen1Floods11", "mIoU", 90.0),
+        ("F1 > 85 for ship detection", "F1", 85.0),
+        ("an mIoU of at least 0.8", "mIoU", 80.0),
+        ("the F1 score must be above 0.9", "F1", 90.0),
+        ("at least 90% mIoU", "mIoU", 90.0),
+    ],
+)
+def test_a_performance_floor_names_its_metric_before_or_after(text: str, metric: str, value: float) -> None:
+    floor = interpret(text).query.min_performance
+    assert floor is not None and (floor.metric, floor.value) == ([metric], [value])
+
+
+def test_no_performance_floor_without_a_metric() -> None:
+    assert interpret("a model with over 100M parameters above 30 m resolution").query.min_performance is None
 
 
 def test_detect_alone_is_the_detection_task() -> None:

@@ -710,3 +710,27 @@ def test_a_model_to_chat_with_must_write_free_text() -> None:
     fit = {c.record.model_id: c.criteria["application"] for c in ranked}
     assert fit["clip-vqa"].score == 0.2 and "writes no free text" in fit["clip-vqa"].evidence[0]
     assert ranked[0].record.model_id == "mllm"
+
+
+def test_a_floor_on_a_named_benchmark_is_checked_on_its_results() -> None:
+    # 95 elsewhere does not lift a result of 85 on the benchmark the user named.
+    named_low = record(
+        "named-low",
+        benchmarks=[
+            bench("Sen1Floods11", "mIoU", 85.0, app="flood mapping"),
+            bench("Potsdam", "mIoU", 95.0, app="land cover mapping"),
+        ],
+    )
+    elsewhere_only = record(
+        "elsewhere", benchmarks=[bench("Potsdam", "mIoU", 95.0, app="land cover mapping")]
+    )
+    query = StructuredQuery(
+        task_type="segmentation",
+        datasets=["Sen1Floods11"],
+        min_performance=MinPerformance(metric=["mIoU"], value=[90.0]),
+    )
+    assert violations(named_low, query) == {
+        "min_performance": "best reported mIoU is 85, below the required 90"
+    }
+    assert violations(elsewhere_only, query) == {}  # no result on it: the task's results decide
+    assert violations(named_low, query.model_copy(update={"datasets": []})) == {}
