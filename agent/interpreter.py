@@ -935,9 +935,13 @@ def interpret(
         and not modalities
     ):
         modalities.append("RGB")
-    for sensor in sensors:
+    for sensor in list(sensors):
         implied = sensor_modality(sensor)
-        if implied not in modalities:
+        if implied in exclusions.modalities:
+            # 'Sentinel-1 but no SAR': the task contradicts itself; the exclusion stands, and says so.
+            sensors.remove(sensor)
+            notes.append(f"{sensor} is {implied} imagery, which the task rules out: {sensor} set aside")
+        elif implied not in modalities:
             modalities.append(implied)
     modalities = [m for m in dict.fromkeys(modalities) if m not in exclusions.modalities]
     multi_temporal = "Multi-temporal" in modalities

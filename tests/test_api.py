@@ -635,6 +635,12 @@ def test_no_performance_floor_without_a_metric() -> None:
     assert interpret("a model with over 100M parameters above 30 m resolution").query.min_performance is None
 
 
+def test_a_sensor_of_an_excluded_modality_is_set_aside_with_a_note() -> None:
+    result = interpret("flood mapping with Sentinel-1 but no SAR")
+    assert (result.query.sensor, result.query.exclusions.modalities) == ([], ["SAR"])
+    assert "Sentinel-1 is SAR imagery, which the task rules out: Sentinel-1 set aside" in result.notes
+
+
 def test_detect_alone_is_the_detection_task() -> None:
     query = interpret("detect refugee camp tents in Maxar imagery").query
     assert (query.application, query.task_type) == (None, "detection")
