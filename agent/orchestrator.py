@@ -28,8 +28,14 @@ from rsfmd.vocab import typical_modalities
 from tools.clarification import questions_for
 from tools.evidence import other_imagery
 from tools.explanation import explain
-from tools.filtering import FilterOutcome, filter_candidates, requested_imagery
-from tools.ranking import Candidate, Prediction, overall_confidence, score_candidates
+from tools.filtering import FilterOutcome, filter_candidates, requested_imagery, violations
+from tools.ranking import (
+    Candidate,
+    Prediction,
+    overall_confidence,
+    score_candidates,
+    unconfirmed_requirements,
+)
 from tools.retrieval import query_text
 
 StateName = Literal["interpret", "check", "retrieve", "filter", "rank", "clarify", "explain", "done"]
@@ -302,6 +308,22 @@ class Orchestrator:
             )
             if note not in turn.notes:
                 turn.notes.append(note)
+        query = turn.query
+        if (
+            strict
+            and not (query.application or query.task_type or turn.named_only)
+            and (query.modality or query.sensor or query.min_release_year or query.max_release_year)
+        ):
+            # 'which models take EnMAP?': a question about the catalogue; say how many answer it.
+            fit = sum(
+                1
+                for r in self.resources.records
+                if not violations(r, query) and not unconfirmed_requirements(r, query)
+            )
+            turn.notes.append(
+                f"{fit} models in RS-FMD meet what you asked for; shown are the best placed on "
+                "general-purpose capability (browse them in the app's Explore tab or with `remsa db list`)"
+            )
         if not turn.candidates:
             turn.status = Status.no_match
             return "explain"

@@ -101,6 +101,7 @@ def filter_records(
     task_type: str | None = None,
     max_parameters: float | None = None,
     year: int | None = None,
+    since: int | None = None,
 ) -> list[ModelRecord]:
     """Records matching every given filter (vocabulary synonyms accepted)."""
     out = list(records)
@@ -119,6 +120,8 @@ def filter_records(
         out = [r for r in out if (p := r.smallest_parameters) is not None and p <= max_parameters]
     if year is not None:
         out = [r for r in out if r.year == year]
+    if since is not None:
+        out = [r for r in out if r.year is not None and r.year >= since]
     return out
 
 

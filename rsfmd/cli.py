@@ -44,6 +44,8 @@ def register(subparsers: Any) -> None:
     listing.add_argument("--category", help="e.g. vision, vision-language.")
     listing.add_argument("--task-type", help="e.g. segmentation, change detection.")
     listing.add_argument("--max-params", type=float, help="Smallest variant at most this many millions.")
+    listing.add_argument("--year", type=int, help="Released in this year.")
+    listing.add_argument("--since", type=int, help="Released in this year or later.")
     listing.add_argument("--json", action="store_true", help="Print a JSON list.")
     listing.add_argument("--path", help="JSONL file or folder (default: shipped database).")
     listing.set_defaults(handler=_list)
@@ -135,6 +137,8 @@ def _list(args: argparse.Namespace) -> int:
             category=args.category,
             task_type=args.task_type,
             max_parameters=args.max_params,
+            year=args.year,
+            since=args.since,
         )
     except UnknownTermError as exc:
         print(f"error: {exc}", file=sys.stderr)

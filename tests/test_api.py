@@ -646,6 +646,18 @@ def test_detect_alone_is_the_detection_task() -> None:
     assert (query.application, query.task_type) == (None, "detection")
 
 
+def test_a_question_about_the_catalogue_says_how_many_models_answer_it() -> None:
+    selection = select_models("Which models take EnMAP data?", k=3, clarify=False, settings=_settings())
+    records = load_records()
+    notes = [a for a in selection.assumptions if "models in RS-FMD meet what you asked for" in a]
+    assert len(notes) == 1
+    count = int(notes[0].split()[0])
+    assert 3 <= count < len(records)
+    # With a task, the answer is a ranking for it, not a count.
+    ranked = select_models("flood mapping with Sentinel-1", k=3, clarify=False, settings=_settings())
+    assert not any("meet what you asked for" in a for a in ranked.assumptions)
+
+
 def test_a_bare_domain_with_a_task_said_apart_is_the_domains_application_for_it() -> None:
     result = interpret("kNN classification of Sentinel-2 patches into land cover classes")
     assert (result.query.application, result.query.task_type) == (

@@ -72,6 +72,16 @@ def test_list_filters_by_modality(capsys: pytest.CaptureFixture[str]) -> None:
     assert "unknown sensor" in err
 
 
+def test_list_filters_by_release_year(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "db", "list", "--since", "2025", "--json")
+    assert code == 0
+    since = json.loads(out)
+    assert since and all(row["year"] >= 2025 for row in since)
+    code, out, _ = run(capsys, "db", "list", "--year", "2024", "--json")
+    assert code == 0
+    assert {row["year"] for row in json.loads(out)} == {2024}
+
+
 def test_audit_is_reproducible(capsys: pytest.CaptureFixture[str]) -> None:
     _, first, _ = run(capsys, "db", "audit", "--sample", "3", "--seed", "7")
     _, second, _ = run(capsys, "db", "audit", "--sample", "3", "--seed", "7")
