@@ -640,7 +640,7 @@ def test_a_frozen_encoder_prefers_models_shown_frozen() -> None:
     assert fit["probed"].score > fit["tuned"].score > fit["generator"].score
     assert "frozen" in fit["probed"].evidence[0] and not fit["tuned"].known
     reasons = explain(ranked, query)[0].reasons
-    assert any(r.startswith("Frozen-encoder fit: frozen-encoder result: OA 90 on EuroSAT") for r in reasons)
+    assert any(r.startswith("Frozen-encoder fit: OA 90 on EuroSAT") for r in reasons)
     # Without a frozen encoder the criterion is not there, and the two tie on their evidence.
     plain = score_candidates(
         [Candidate(tuned), Candidate(probed)],

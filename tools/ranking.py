@@ -652,7 +652,7 @@ def frozen_fit(c: Candidate) -> Criterion:
     frozen = [i for i in c.evidence_items if i.setting == "frozen"]
     if frozen:
         best = max(frozen, key=_strength)
-        return Criterion(0.6 + 0.4 * _strength(best), evidence=[f"frozen-encoder result: {best.describe()}"])
+        return Criterion(0.6 + 0.4 * _strength(best), evidence=[best.describe()])
     if any(setting_class(b) == "frozen" for b in r.benchmarks):
         return Criterion(0.6, evidence=["frozen-encoder results reported on other tasks"])
     if r.benchmarks:
