@@ -661,7 +661,7 @@ def frozen_fit(c: Candidate) -> Criterion:
 
 
 def unconfirmed_requirements(record: ModelRecord, query: StructuredQuery) -> list[str]:
-    """The user's licence and weights requirements that RS-FMD cannot confirm for this record."""
+    """The user's licence, weights and release-year requirements RS-FMD cannot confirm for this record."""
     out = []
     if query.licenses and within_licenses(record.license, query.licenses) is None:
         out.append(f"a {' or '.join(query.licenses)} licence")
