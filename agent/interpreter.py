@@ -1110,6 +1110,20 @@ def interpret(
             if not _overlaps(start, end, dataset_ranges) and not _names_a_language(plain, start, end)
         )
     )
+    languages = list(
+        dict.fromkeys(
+            m.group(0).capitalize()
+            for m in re.finditer(rf"\b(?:{_LANGUAGES})\b", plain, re.IGNORECASE)
+            if _names_a_language(plain, m.start(), m.end())
+        )
+    )
+    if languages and languages != ["English"]:
+        named = " and ".join(languages)
+        kind = "languages" if len(languages) > 1 else "a language"
+        notes.append(
+            f"{named} named as {kind}: RS-FMD does not record which languages a model reads or writes, "
+            "so this is not checked"
+        )
     # 'the U.S. Midwest' is the Midwest: a region that contains another one named is dropped.
     found = [r for r in found if r not in exclusions.regions]  # 'anywhere except Europe'
     regions = [r for r in found if not any(o != r and r in region_ancestors(o) for o in found)]

@@ -641,6 +641,16 @@ def test_a_sensor_of_an_excluded_modality_is_set_aside_with_a_note() -> None:
     assert "Sentinel-1 is SAR imagery, which the task rules out: Sentinel-1 set aside" in result.notes
 
 
+def test_a_language_asked_for_is_said_to_be_unchecked() -> None:
+    notes = interpret("answer questions about satellite images in Chinese").notes
+    assert (
+        "Chinese named as a language: RS-FMD does not record which languages a model reads or writes, "
+        "so this is not checked"
+    ) in notes
+    assert not any("language" in n for n in interpret("captions in English").notes)
+    assert not any("language" in n for n in interpret("crop mapping in German farmland").notes)
+
+
 def test_detect_alone_is_the_detection_task() -> None:
     query = interpret("detect refugee camp tents in Maxar imagery").query
     assert (query.application, query.task_type) == (None, "detection")
