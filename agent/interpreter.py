@@ -461,7 +461,13 @@ _PRIORITIES: tuple[tuple[str, str], ...] = (
         "recall",
         r"all target|capture (?:all|every)|completeness|miss nothing|\brecall\b|false alarms|don'?t miss",
     ),
-    ("generalization", r"generali[sz]|different regions|domain shift|domain adaptation|be adapted|robust"),
+    (
+        "generalization",
+        r"generali[sz]|different regions|domain shift|domain adaptation|be adapted|robust|"
+        # 'trained on the largest dataset': the breadth of its pretraining data.
+        r"(?:largest|biggest|most diverse|broadest) (?:pre-?training )?(?:data(?:set)?|corpus)|"
+        r"trained on the most (?:data|images)",
+    ),
     ("recency", r"most recent|\blatest\b|\bnewest\b|recently released|up[\s-]to[\s-]date|newer models?\b"),
 )
 _EXCLUDE = re.compile(
@@ -563,7 +569,10 @@ _FROZEN = re.compile(
     r"\b(?:keep|keeping|kept)\s+(?:the\s+|its\s+)?(?:encoder|backbone|model|weights)\s+frozen\b|"
     r"\bfreez(?:e|ing)\s+(?:the\s+|its\s+)?(?:encoder|backbone|weights|model)\b|"
     r"\blinear[\s-]prob(?:e|es|ing)\b|\bk[\s-]?nn\b|\bk[\s-]nearest|\bnearest[\s-]neighbou?rs?\b|"
-    r"\bfeature[\s-]extractors?\b|" + _SIMILARITY_SEARCH.pattern
+    r"\bfeature[\s-]extractors?\b|"
+    # 'embeddings of every pixel to train a random forest': features for a classical classifier.
+    r"\b(?:embeddings?|features)\b[^.?!]{0,60}\b(?:random[\s-]forests?|xgboost|gradient[\s-]boosting|svms?|"
+    r"logistic[\s-]regression|linear[\s-]classifiers?)\b|" + _SIMILARITY_SEARCH.pattern
 )
 # 'no fine-tuning' says how the encoder is used, not that there are no labels: with a frozen
 # encoder it means a light head (linear probe, k-NN) on labelled samples.

@@ -8,6 +8,7 @@ failure there falls back to the offline component, visibly in the trace.
 
 from __future__ import annotations
 
+import re
 import time
 import uuid
 from collections.abc import Callable
@@ -37,6 +38,13 @@ from tools.ranking import (
     unconfirmed_requirements,
 )
 from tools.retrieval import query_text
+
+# 'Which models take EnMAP?', 'list models released in 2026', 'a model that takes any band set'.
+_CATALOGUE_QUESTION = re.compile(
+    r"\b(?:which|what|list|show(?:\s+me)?|are\s+there|is\s+there|all)\b[^.?!]{0,60}\bmodels?\b|"
+    r"\bmodels?\s+(?:that|which|trained|released|published|supporting|taking)\b",
+    re.IGNORECASE,
+)
 
 StateName = Literal["interpret", "check", "retrieve", "filter", "rank", "clarify", "explain", "done"]
 
@@ -313,6 +321,7 @@ class Orchestrator:
             strict
             and not (query.application or query.task_type or turn.named_only)
             and (query.modality or query.sensor or query.min_release_year or query.max_release_year)
+            and _CATALOGUE_QUESTION.search(turn.text)
         ):
             # 'which models take EnMAP?': a question about the catalogue; say how many answer it.
             fit = sum(

@@ -553,6 +553,7 @@ def test_clustering_is_unsupervised_use_and_never_a_compute_cluster() -> None:
         ("no fine-tuning, use the model directly for flood mapping", False, "zero-shot"),
         ("zero-shot classification with a frozen CLIP encoder", True, "zero-shot"),
         ("keep the encoder small for a Jetson", False, None),
+        ("embeddings for every 10 m pixel of Europe to train a random forest", True, None),
     ],
 )
 def test_a_frozen_encoder_is_read_apart_from_the_label_budget(
@@ -609,6 +610,9 @@ def test_a_release_year_rules_out_other_years_and_is_said() -> None:
         ("estimate building heights from SAR", "building height estimation", False),
         ("map greenhouses in Spain", "cropland mapping", False),
         ("counting trees in drone orthomosaics", "forest mapping", False),
+        ("monitoring illegal logging in the Congo basin with radar", "deforestation monitoring", False),
+        ("ice shelf crevasse detection in Antarctica", "glacier mapping", False),
+        ("wildfire fuel mapping from Landsat", "forest mapping", False),
     ],
 )
 def test_everyday_wordings_of_tasks(text: str, application: str, conversational: bool) -> None:
@@ -663,9 +667,18 @@ def test_a_question_about_the_catalogue_says_how_many_models_answer_it() -> None
     assert len(notes) == 1
     count = int(notes[0].split()[0])
     assert 3 <= count < len(records)
-    # With a task, the answer is a ranking for it, not a count.
+    # With a task, the answer is a ranking for it, not a count; nor when the text asks no question
+    # about the catalogue.
     ranked = select_models("flood mapping with Sentinel-1", k=3, clarify=False, settings=_settings())
     assert not any("meet what you asked for" in a for a in ranked.assumptions)
+    plain = select_models(
+        "our pipelines, Sentinel-2, commercial use", k=3, clarify=False, settings=_settings()
+    )
+    assert not any("meet what you asked for" in a for a in plain.assumptions)
+
+
+def test_the_largest_pretraining_dataset_asks_for_generalisation() -> None:
+    assert "generalization" in interpret("which model was trained on the largest dataset?").query.priorities
 
 
 def test_a_bare_domain_with_a_task_said_apart_is_the_domains_application_for_it() -> None:

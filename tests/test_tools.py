@@ -16,6 +16,7 @@ from tools.ranking import (
     Prediction,
     efficiency_fit,
     generalizability_fit,
+    modality_fit,
     query_weights,
     regime_fit,
     score_candidates,
@@ -734,3 +735,13 @@ def test_a_floor_on_a_named_benchmark_is_checked_on_its_results() -> None:
     }
     assert violations(elsewhere_only, query) == {}  # no result on it: the task's results decide
     assert violations(named_low, query.model_copy(update={"datasets": []})) == {}
+
+
+def test_a_coarse_embedding_grid_costs_data_fit_even_without_a_modality() -> None:
+    coarse = record("coarse", category="embedding-product", spatial_resolution="0.25 degree grid")
+    fine = record("fine", category="embedding-product", spatial_resolution="10 m")
+    query = StructuredQuery(spatial_resolution_m=10.0)
+    fits = {r.model_id: modality_fit(Candidate(r), query) for r in (coarse, fine)}
+    assert fits["fine"].score == 0.6
+    assert fits["coarse"].score == 0.3
+    assert "coarser than your 10 m" in fits["coarse"].evidence[-1]

@@ -185,14 +185,19 @@ def modality_fit(c: Candidate, query: StructuredQuery) -> Criterion:
     if not wanted:
         usual = set(query.assumed_modality) - {"Multi-temporal"}
         if usual and have & usual:
-            return Criterion(
+            found = Criterion(
                 0.75, evidence=[f"takes {', '.join(sorted(have & usual))}, the usual input"], known=False
             )
-        if usual:
-            return Criterion(
+        elif usual:
+            found = Criterion(
                 0.35, evidence=[f"takes {', '.join(sorted(have)) or 'unknown inputs'}"], known=False
             )
-        return Criterion(0.6, evidence=["no modality stated"], known=False)
+        else:
+            found = Criterion(0.6, evidence=["no modality stated"], known=False)
+        if coarse := _coarser_grid(r, query):
+            found.score *= 0.5
+            found.evidence.append(coarse)
+        return found
     exact = wanted & have
     partial = {m for m in wanted - exact if have & COMPATIBLE_MODALITIES.get(m, frozenset())}
     score = (len(exact) + 0.5 * len(partial)) / len(wanted)
@@ -221,17 +226,24 @@ def modality_fit(c: Candidate, query: StructuredQuery) -> Criterion:
             evidence.append("wavelength-aware: takes arbitrary band sets")
         else:
             score *= 0.75
-    grid = product_resolution_m(r) if r.category == Category.embedding_product else None
-    wanted_m = query.spatial_resolution_m
-    if grid is not None and wanted_m is not None and grid > 2 * wanted_m:
-        # Precomputed embeddings cannot be finer than their grid.
+    if coarse := _coarser_grid(r, query):
         score *= 0.5
-        evidence.append(f"embeddings at {r.spatial_resolution}, coarser than your {wanted_m:g} m")
+        evidence.append(coarse)
     if query.multi_temporal:
         temporal = "Multi-temporal" in have or r.temporal_alignment in {Alignment.full, Alignment.partial}
         score = 0.8 * score + (0.2 if temporal else 0.0)
         evidence.append("models time series" if temporal else "single-date input only")
     return Criterion(min(score, 1.0), evidence=evidence)
+
+
+def _coarser_grid(record: ModelRecord, query: StructuredQuery) -> str | None:
+    """Why an embedding product is too coarse for the user's resolution: its embeddings cannot be
+    finer than their grid."""
+    grid = product_resolution_m(record) if record.category == Category.embedding_product else None
+    wanted_m = query.spatial_resolution_m
+    if grid is not None and wanted_m is not None and grid > 2 * wanted_m:
+        return f"embeddings at {record.spatial_resolution}, coarser than your {wanted_m:g} m"
+    return None
 
 
 _LENGTH = re.compile(r"(\d+(?:\.\d+)?)\s*(km|m|cm|deg(?:ree)?s?|°)(?![a-z])", re.IGNORECASE)
