@@ -38,6 +38,8 @@ def _reasons(c: Candidate) -> list[str]:
     )
     for name in strong:
         text = "; ".join(crit[name].evidence[:2])
+        if any(text in earlier for earlier in reasons):
+            continue  # the frozen-encoder result already given as reported performance
         reasons.append(f"{_CRITERION_LABEL[name].capitalize()}: {text}")
     if c.predicted is not None and not any("predicted:" in r for r in reasons):
         reasons.append(f"Predicted (no result on this application): {c.predicted.summary}")
