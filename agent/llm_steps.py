@@ -36,6 +36,8 @@ _FLAG_WORDS = {
     ),
     "open_weights": r"weight|checkpoint|open[\s-]?source|download|public|releas|open model",
     "precomputed_embeddings": r"embedding",
+    "frozen_encoder": r"frozen|freez|prob(?:e|ing)|k-?nn|nearest|feature|embedding|fine-?tun|similar",
+    "conversational": r"chat|conversation|dialog|assistant|llm|talk",
 }
 
 
@@ -61,6 +63,10 @@ class LLMQuery(BaseModel):
     commercial_use: bool | None = None
     open_weights: bool | None = None
     precomputed_embeddings: bool | None = None
+    frozen_encoder: bool | None = None
+    conversational: bool | None = None
+    min_release_year: int | None = None
+    max_release_year: int | None = None
 
 
 class RankItem(BaseModel):
@@ -224,6 +230,12 @@ class LLMSteps:
         if limit is not None and not any(abs(limit - n * f) < 1e-6 for n in numbers for f in (1, 1000, 1e-6)):
             update["max_parameters_m"] = None
             dropped.append(f"max_parameters_m {limit:g}: no such number in the task")
+        # A release year must be a year the task writes ('after 2024' gives 2025 or later).
+        for name, shift in (("min_release_year", (0, 1)), ("max_release_year", (0, -1))):
+            year = getattr(raw, name)
+            if year is not None and not any(year - d in numbers for d in shift):
+                update[name] = None
+                dropped.append(f"{name} {year}: no such year in the task")
         # A yes/no constraint rules models out: it needs words of the task that speak of it.
         lowered = text.lower()
         for name, words in _FLAG_WORDS.items():
@@ -276,6 +288,10 @@ class LLMSteps:
             "commercial_use": bool(raw.commercial_use),
             "open_weights": bool(raw.open_weights),
             "precomputed_embeddings": bool(raw.precomputed_embeddings),
+            "frozen_encoder": bool(raw.frozen_encoder),
+            "conversational": bool(raw.conversational),
+            "min_release_year": raw.min_release_year,
+            "max_release_year": raw.max_release_year,
         }
         if raw.task_type and (task := get_vocabulary("task_types").get(raw.task_type)):
             data["task_type"] = task

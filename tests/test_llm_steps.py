@@ -289,14 +289,17 @@ def test_yes_no_constraints_the_task_never_asks_for_are_ignored() -> None:
             "commercial_use": True,
             "open_weights": True,
             "precomputed_embeddings": True,
+            "frozen_encoder": True,
+            "conversational": True,
         }
     )
     steps = LLMSteps(ScriptedChat([invented]), "fake")
     query = steps.interpret("Burn scar mapping with Sentinel-2")
     assert query is not None and query.application == "burn scar mapping"
-    assert not (query.commercial_use or query.open_weights or query.precomputed_embeddings)
+    flags = ("commercial_use", "open_weights", "precomputed_embeddings", "frozen_encoder", "conversational")
+    assert not any(getattr(query, f) for f in flags)
     ignored = [e.detail for e in steps.drain() if e.detail.startswith("ignored")]
-    assert len(ignored) == 3 and all("nothing in the task asks for it" in i for i in ignored)
+    assert len(ignored) == 5 and all("nothing in the task asks for it" in i for i in ignored)
     asked = LLMSteps(ScriptedChat([invented]), "fake")
     stated = asked.interpret(
         "Burn scar mapping for our startup's product, open weights and embeddings we can download"
@@ -308,3 +311,12 @@ def test_yes_no_constraints_the_task_never_asks_for_are_ignored() -> None:
     said = LLMSteps(ScriptedChat([json.dumps({"application": "flood mapping"})]), "fake")
     flood = said.interpret("Flood mapping with Sentinel-1")
     assert flood is not None and flood.application == "flood mapping"
+
+
+def test_release_years_must_be_years_the_task_writes() -> None:
+    reply = json.dumps({"application": "flood mapping", "min_release_year": 2025, "max_release_year": 2019})
+    steps = LLMSteps(ScriptedChat([reply]), "fake")
+    query = steps.interpret("flood mapping with models released after 2024")
+    assert query is not None and (query.min_release_year, query.max_release_year) == (2025, None)
+    ignored = [e.detail for e in steps.drain() if e.detail.startswith("ignored")]
+    assert ignored == ["ignored max_release_year 2019: no such year in the task"]
