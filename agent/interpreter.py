@@ -545,7 +545,9 @@ _OPEN_WEIGHTS = re.compile(
     r"(?:weights|checkpoints?) (?:must|need to|should|have to) be (?:publicly )?"
     r"(?:available|downloadable|released|public|open)|"
     r"(?:publicly )?(?:available|released|public) (?:pretrained )?(?:weights|checkpoints?)|"
-    r"pretrained (?:weights|checkpoints?) (?:available|released|i can download)"
+    r"pretrained (?:weights|checkpoints?) (?:available|released|i can download)|"
+    # 'weights on Hugging Face', 'checkpoints released on GitHub'
+    r"(?:weights|checkpoints?|models?)\s+(?:\w+\s+){0,2}?on\s+(?:hugging\s?face|the\s+hf\s+hub|hf|github|zenodo)\b"
 )
 
 # Embeddings someone already computed and published, to download instead of running a model.

@@ -41,8 +41,8 @@ from tools.retrieval import query_text
 
 # 'Which models take EnMAP?', 'list models released in 2026', 'a model that takes any band set'.
 _CATALOGUE_QUESTION = re.compile(
-    r"\b(?:which|what|list|show(?:\s+me)?|are\s+there|is\s+there|all)\b[^.?!]{0,60}\bmodels?\b|"
-    r"\bmodels?\s+(?:that|which|trained|released|published|supporting|taking)\b",
+    r"\b(?:which|what|list|show(?:\s+me)?|are\s+there|is\s+there|all)\b[^.?!]{0,60}\b(?:models?|rsfms?)\b|"
+    r"\b(?:models?|rsfms?)\s+(?:that|which|trained|released|published|supporting|taking)\b",
     re.IGNORECASE,
 )
 
@@ -330,8 +330,8 @@ class Orchestrator:
                 if not violations(r, query) and not unconfirmed_requirements(r, query)
             )
             turn.notes.append(
-                f"{fit} models in RS-FMD meet what you asked for; shown are the best placed on "
-                "general-purpose capability (browse them in the app's Explore tab or with `remsa db list`)"
+                f"{fit} models in RS-FMD pass the hard constraints of this task; shown are the best placed "
+                "on general-purpose capability (browse them in the app's Explore tab or with `remsa db list`)"
             )
         if not turn.candidates:
             turn.status = Status.no_match

@@ -663,18 +663,25 @@ def test_detect_alone_is_the_detection_task() -> None:
 def test_a_question_about_the_catalogue_says_how_many_models_answer_it() -> None:
     selection = select_models("Which models take EnMAP data?", k=3, clarify=False, settings=_settings())
     records = load_records()
-    notes = [a for a in selection.assumptions if "models in RS-FMD meet what you asked for" in a]
+    notes = [
+        a for a in selection.assumptions if "models in RS-FMD pass the hard constraints of this task" in a
+    ]
     assert len(notes) == 1
     count = int(notes[0].split()[0])
     assert 3 <= count < len(records)
     # With a task, the answer is a ranking for it, not a count; nor when the text asks no question
     # about the catalogue.
     ranked = select_models("flood mapping with Sentinel-1", k=3, clarify=False, settings=_settings())
-    assert not any("meet what you asked for" in a for a in ranked.assumptions)
+    assert not any("pass the hard constraints" in a for a in ranked.assumptions)
     plain = select_models(
         "our pipelines, Sentinel-2, commercial use", k=3, clarify=False, settings=_settings()
     )
-    assert not any("meet what you asked for" in a for a in plain.assumptions)
+    assert not any("pass the hard constraints" in a for a in plain.assumptions)
+
+
+def test_weights_on_a_named_hub_are_open_weights() -> None:
+    assert interpret("Which RSFMs handle hyperspectral and have weights on Hugging Face?").query.open_weights
+    assert not interpret("flood mapping, see our notes on GitHub").query.open_weights
 
 
 def test_the_largest_pretraining_dataset_asks_for_generalisation() -> None:
