@@ -205,11 +205,16 @@ def _without_replaced(previous: str, change: str) -> str:
     if not _INSTEAD.search(change):
         return previous
     spans = []
+    # 'Landsat instead' swaps the imagery, not the time series: that goes only when the change
+    # speaks of time.
+    keeps_time = not any(term == "Multi-temporal" for term, _, _ in find_terms(change, "modalities"))
     for kind, replaced in _REPLACED.items():
         if not find_terms(change, kind):
             continue
         for name in replaced:
-            for _, start, end in find_terms(previous, name):
+            for term, start, end in find_terms(previous, name):
+                if term == "Multi-temporal" and keeps_time:
+                    continue
                 # 'with Sentinel-1', 'in Kenya': the word that led to the term goes with it.
                 lead = _LEADING_WORD.search(previous[:start])
                 spans.append((lead.start() if lead else start, end))

@@ -541,10 +541,15 @@ class Orchestrator:
 
 
 def validate_text(text: str, limit: int) -> str:
-    """The query, stripped; InputError when empty or too long."""
+    """The query, stripped; InputError when empty, without a word, or too long."""
     if not isinstance(text, str) or not text.strip():
         raise InputError("The query is empty: describe your task, e.g. 'flood mapping with Sentinel-1'.")
     stripped = text.strip()
+    if not any(ch.isalnum() for ch in stripped):
+        raise InputError(
+            f"The query {stripped[:40]!r} has no words: describe your task, "
+            "e.g. 'flood mapping with Sentinel-1'."
+        )
     if len(stripped) > limit:
         raise InputError(
             f"The query has {len(stripped)} characters; the limit is {limit}. "

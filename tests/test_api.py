@@ -34,6 +34,12 @@ def test_empty_query_is_a_clear_error(text: str) -> None:
         select_models(text, settings=_settings())
 
 
+@pytest.mark.parametrize("text", ["???", " -- !! ", "…"])
+def test_a_query_without_a_word_is_a_clear_error(text: str) -> None:
+    with pytest.raises(InputError, match="has no words: describe your task"):
+        select_models(text, settings=_settings())
+
+
 def test_very_long_query_is_bounded() -> None:
     with pytest.raises(InputError, match="limit is 4000"):
         select_models("flood mapping " * 1000, settings=_settings())
@@ -977,6 +983,12 @@ def test_a_change_that_says_instead_replaces_the_data_or_region_it_names() -> No
     assert both.query.sensor == ["Landsat", "Sentinel-2"]
     lighter = session.ask("something lighter")  # a priority is a change too
     assert "efficiency" in lighter.query.priorities and lighter.query.application == "flood mapping"
+    # Other imagery 'instead' swaps the sensor and keeps the time series.
+    series = Session(_settings(), clarify=False)
+    series.ask("crop type mapping with Sentinel-2 time series")
+    swapped = series.ask("what about Landsat instead?")
+    assert swapped.query_text == "crop type mapping time series. what about Landsat instead?"
+    assert swapped.query.sensor == ["Landsat"] and swapped.query.multi_temporal
 
 
 def test_a_task_named_instead_keeps_the_data_and_constraints_of_the_task_it_replaces() -> None:
