@@ -488,7 +488,7 @@ def test_retrieval_of_sounds_is_a_vision_audio_task() -> None:
     sounds = StructuredQuery(application="soundscape mapping", task_type="retrieval", modality=["Audio"])
     ranked = score_candidates([Candidate(plain), Candidate(audio)], sounds, EvidenceIndex([audio, plain]))
     assert ranked[0].record.model_id == "audio"
-    assert ranked[0].criteria["application"].score == 0.8
+    assert ranked[0].criteria["application"].score == 0.75
     assert ranked[1].criteria["application"].evidence == ["retrieval needs a vision-language model"]
     captions = StructuredQuery(application="image captioning", task_type="captioning", modality=["RGB"])
     (scored,) = score_candidates([Candidate(audio)], captions, EvidenceIndex([audio]))

@@ -163,7 +163,7 @@ def application_fit(c: Candidate, query: StructuredQuery) -> Criterion:
             return Criterion(1.0, evidence=[f"evaluated on {query.application}"])
         return Criterion(0.9, evidence=[f"evaluated on {query.application}, but on other imagery"])
     if query.task_type and query.task_type in tasks:
-        return Criterion(0.8, evidence=[f"handles {query.task_type}"])
+        return Criterion(0.75, evidence=[f"handles {query.task_type}"])
     if query.task_type and tasks & RELATED_TASKS.get(query.task_type, frozenset()):
         return Criterion(0.55, evidence=[f"handles related tasks ({', '.join(sorted(tasks)[:3])})"])
     if not tasks:
