@@ -619,6 +619,8 @@ def test_a_release_year_rules_out_other_years_and_is_said() -> None:
         ("monitoring illegal logging in the Congo basin with radar", "deforestation monitoring", False),
         ("ice shelf crevasse detection in Antarctica", "glacier mapping", False),
         ("wildfire fuel mapping from Landsat", "forest mapping", False),
+        ("segment rivers and lakes from Sentinel-1", "flood mapping", False),
+        ("a model to detect oil tanks from satellite images", "object detection", False),
     ],
 )
 def test_everyday_wordings_of_tasks(text: str, application: str, conversational: bool) -> None:
