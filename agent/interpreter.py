@@ -593,28 +593,27 @@ _CONVERSATIONAL = re.compile(
 _YEAR = r"(20[1-3]\d)"
 _MODEL_WORDS = r"(?:models?|rsfms?|fms?|encoders?|backbones?|ones|options|papers?|alternatives?)"
 _RELEASED = r"(?:released|published|introduced|proposed|presented|came\s+out|appeared|trained)"
+_MODEL_OR_RELEASED = rf"\b(?:{_MODEL_WORDS}|{_RELEASED})"
 _RELEASE_YEARS: tuple[tuple[str, re.Pattern[str]], ...] = (
     # '2024 or later', 'from 2024 on', 'since 2024', 'not older than 2024'
     (
         "from",
         re.compile(
-            rf"\b(?:{_MODEL_WORDS}|{_RELEASED})\s+(?:(?:in|from)\s+)?{_YEAR}\s+(?:or|and)\s+(?:later|newer|after)\b|"
-            rf"\b(?:{_MODEL_WORDS}|{_RELEASED})\s+(?:since|from)\s+{_YEAR}\s+(?:on(?:wards?)?|onwards?)\b|"
-            rf"\b(?:{_MODEL_WORDS}|{_RELEASED})\s+since\s+{_YEAR}\b|"
+            rf"{_MODEL_OR_RELEASED}\s+(?:(?:in|from)\s+)?{_YEAR}\s+(?:or|and)\s+(?:later|newer|after)\b|"
+            rf"{_MODEL_OR_RELEASED}\s+(?:since|from)\s+{_YEAR}\s+(?:on(?:wards?)?|onwards?)\b|"
+            rf"{_MODEL_OR_RELEASED}\s+since\s+{_YEAR}\b|"
             rf"\bnot\s+older\s+than\s+{_YEAR}\b"
         ),
     ),
     # 'after 2024', 'newer than 2024'
     (
         "after",
-        re.compile(
-            rf"\b(?:{_MODEL_WORDS}|{_RELEASED})\s+after\s+{_YEAR}\b|\b(?:newer|more\s+recent)\s+than\s+{_YEAR}\b"
-        ),
+        re.compile(rf"{_MODEL_OR_RELEASED}\s+after\s+{_YEAR}\b|\b(?:newer|more\s+recent)\s+than\s+{_YEAR}\b"),
     ),
     # 'before 2023', 'older than 2023'
     (
         "before",
-        re.compile(rf"\b(?:{_MODEL_WORDS}|{_RELEASED})\s+before\s+{_YEAR}\b|\bolder\s+than\s+{_YEAR}\b"),
+        re.compile(rf"{_MODEL_OR_RELEASED}\s+before\s+{_YEAR}\b|\bolder\s+than\s+{_YEAR}\b"),
     ),
     # 'models from 2025', 'released in 2025', '2025 models'
     (

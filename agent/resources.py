@@ -10,11 +10,11 @@ from typing import Any
 
 from agent.mentions import ModelNames
 from agent.settings import Settings
-from rsfmd.datasets import evaluated_on
+from rsfmd.datasets import dataset_identities, dataset_identity, evaluated_on
 from rsfmd.loader import attachment_files, content_hash, data_files, load_records
 from rsfmd.schema import ModelRecord
 from tools.embedding import Encoder, shared_encoder
-from tools.evidence import EvidenceIndex, dataset_identities, dataset_identity
+from tools.evidence import EvidenceIndex
 from tools.retrieval import RetrievalIndex
 
 

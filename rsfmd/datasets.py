@@ -8,11 +8,12 @@ type, application, modalities, sensors, region and the dataset's conventional me
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING
 
-from rsfmd.vocab import UnknownTermError, Vocabulary, _read_table, get_vocabulary
+from rsfmd.vocab import UnknownTermError, Vocabulary, _read_table, get_vocabulary, term_key
 
 if TYPE_CHECKING:
     from rsfmd.schema import Benchmark, ModelRecord
@@ -100,6 +101,33 @@ def find_dataset(value: str) -> DatasetInfo | None:
     if found is None and (base := strip_qualifier(value)) != value and base:
         found = table.get(base)
     return dataset_info(found) if found is not None else None
+
+
+@cache
+def dataset_key(name: str) -> str:
+    """Canonical dataset name when the dataset table knows it, else a normalised key.
+
+    A protocol in brackets keeps its own key ('HLS Burn Scars (PANGAEA)'): results under another
+    protocol form a column of their own when models are compared.
+    """
+    return get_dataset_table().get(name) or term_key(name)
+
+
+@cache
+def dataset_identity(name: str) -> str:
+    """Which dataset a result is on, protocol aside ('HLS Burn Scars (PANGAEA)' is HLS Burn Scars)."""
+    info = find_dataset(name)
+    return info.name if info is not None else dataset_key(name)
+
+
+def dataset_identities(names: Sequence[str]) -> frozenset[str]:
+    """``dataset_identity`` of each name: the datasets a task named, to test results against."""
+    return _identities(tuple(names))
+
+
+@cache
+def _identities(names: tuple[str, ...]) -> frozenset[str]:
+    return frozenset(dataset_identity(n) for n in names)
 
 
 def list_datasets() -> list[str]:

@@ -16,9 +16,8 @@ from agent.interpreter import find_terms_fuzzy, interpret
 from agent.resources import get_resources
 from agent.selection import Status
 from agent.settings import Settings
-from rsfmd.datasets import find_dataset
+from rsfmd.datasets import dataset_identity, find_dataset
 from rsfmd.loader import load_records
-from tools.evidence import dataset_identity
 from tools.filtering import DEVICE_BUDGET_TOLERANCE
 
 IDS = {r.model_id for r in load_records()}

@@ -12,12 +12,17 @@ import re
 from collections import defaultdict
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
-from functools import cache
 
 from agent.query import StructuredQuery
-from rsfmd.datasets import bench_application, find_dataset, get_dataset_table
+from rsfmd.datasets import (
+    bench_application,
+    dataset_identities,
+    dataset_identity,
+    dataset_key,
+    find_dataset,
+)
 from rsfmd.schema import Benchmark, ModelRecord
-from rsfmd.vocab import metric_info, term_key
+from rsfmd.vocab import metric_info
 from tools.filtering import requested_imagery
 
 RELATED_TASKS: dict[str, frozenset[str]] = {
@@ -56,33 +61,6 @@ def setting_class(bench: Benchmark) -> str:
     if re.search(r"linear|frozen|knn|k-nn|probe", text):
         return "frozen"
     return "fine-tune"
-
-
-@cache
-def dataset_key(name: str) -> str:
-    """Canonical dataset name when the dataset table knows it, else a normalised key.
-
-    A protocol in brackets keeps its own key ('HLS Burn Scars (PANGAEA)'): results under another
-    protocol form a column of their own when models are compared.
-    """
-    return get_dataset_table().get(name) or term_key(name)
-
-
-@cache
-def dataset_identity(name: str) -> str:
-    """Which dataset a result is on, protocol aside ('HLS Burn Scars (PANGAEA)' is HLS Burn Scars)."""
-    info = find_dataset(name)
-    return info.name if info is not None else dataset_key(name)
-
-
-def dataset_identities(names: Sequence[str]) -> frozenset[str]:
-    """``dataset_identity`` of each name: the datasets a task named, to test results against."""
-    return _identities(tuple(names))
-
-
-@cache
-def _identities(names: tuple[str, ...]) -> frozenset[str]:
-    return frozenset(dataset_identity(n) for n in names)
 
 
 @dataclass(frozen=True)

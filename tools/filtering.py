@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from agent.query import StructuredQuery
-from rsfmd.datasets import evaluated_on
+from rsfmd.datasets import dataset_identities, dataset_identity, evaluated_on
 from rsfmd.licenses import allows_commercial_use, within_licenses
 from rsfmd.schema import Alignment, Category, ModelRecord
 from rsfmd.vocab import get_vocabulary
@@ -143,8 +143,6 @@ def performance_violation(record: ModelRecord, query: StructuredQuery) -> str | 
     floor = query.min_performance
     if floor is None:
         return None
-    from tools.evidence import dataset_identities, dataset_identity  # evidence imports this module
-
     named = dataset_identities(query.datasets)
     for metric, minimum in zip(floor.metric, floor.value, strict=True):
         results = [b for b in record.benchmarks if metric in b.metrics]

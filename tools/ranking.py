@@ -19,7 +19,14 @@ from typing import Any, TypeVar, cast
 
 from agent.interpreter import find_terms
 from agent.query import StructuredQuery
-from rsfmd.datasets import bench_application, dataset_info, evaluated_on, find_dataset, strip_qualifier
+from rsfmd.datasets import (
+    bench_application,
+    dataset_identity,
+    dataset_info,
+    evaluated_on,
+    find_dataset,
+    strip_qualifier,
+)
 from rsfmd.licenses import allows_commercial_use, within_licenses
 from rsfmd.regions import Coverage, coverage, region_kind
 from rsfmd.schema import Alignment, Category, ModelRecord
@@ -29,7 +36,6 @@ from tools.evidence import (
     RELEVANCE_WEIGHT,
     EvidenceIndex,
     EvidenceItem,
-    dataset_identity,
     same_imagery,
     setting_class,
 )

@@ -16,12 +16,11 @@ from pathlib import Path
 import numpy as np
 
 from agent.settings import Settings
-from rsfmd.datasets import find_dataset
+from rsfmd.datasets import dataset_identities, dataset_identity, find_dataset
 from rsfmd.schema import ModelRecord
 from rsfmd.vocab import application_task_type, get_vocabulary
 from tools.capenc.fit import Distance, FitConfig, fit_cells, pairwise_distance
 from tools.capenc.matrix import ROW_SEPARATOR, Column, FloatArray, PerformanceMatrix, prepare, row_model_id
-from tools.evidence import dataset_identities, dataset_identity
 
 ARTIFACT_VERSION = 1
 N_BOOTSTRAP = 12
