@@ -107,10 +107,14 @@ class Interpretation:
     language: str | None = None  # set when the text reads as another language than English
 
 
-def _phrase_pattern(phrase: str) -> str:
+def _phrase_pattern(phrase: str, *, plural: bool = False) -> str:
+    """A pattern for ``phrase`` in any spacing; with ``plural``, its last word may take an 's'
+    ('calving fronts' for 'calving front')."""
     parts = [re.escape(p) for p in re.split(r"[\s\-_./]+", phrase.lower()) if p]
+    last = parts[-1]
+    ending = "(?:e?s)?" if plural and len(last) > 2 and last.isalpha() and not last.endswith("s") else ""
     # A term followed by '.<digit>' is part of a version ('Prithvi-EO-1.0' does not name EO-1).
-    return r"(?<![a-z0-9])" + _SEP.join(parts) + r"(?![a-z0-9]|\.\d)"
+    return r"(?<![a-z0-9])" + _SEP.join(parts) + ending + r"(?![a-z0-9]|\.\d)"
 
 
 # An application named by its verb: 'map floods' is flood mapping, 'detect ships' ship detection.
@@ -159,9 +163,10 @@ class _Term(NamedTuple):
     on_lowered: bool
 
 
-def _phrase_term(phrase: str, canonical: str) -> _Term:
+def _phrase_term(phrase: str, canonical: str, *, plural: bool = False) -> _Term:
     """A term matching ``phrase`` in any case and spacing, on the lower-cased text."""
-    return _Term(re.compile(_phrase_pattern(phrase)), canonical, len(phrase), _probe(phrase.lower()), True)
+    pattern = re.compile(_phrase_pattern(phrase, plural=plural))
+    return _Term(pattern, canonical, len(phrase), _probe(phrase.lower()), True)
 
 
 @cache
@@ -186,7 +191,8 @@ def _matcher(vocabulary: str) -> list[_Term]:
                 out.append(_Term(re.compile(pattern), canonical, len(form), form.lower(), False))
             if synonym in _UNSAFE_IN_TEXT or len(synonym) < 2:
                 continue
-            out.append(_phrase_term(synonym, canonical))
+            # Tasks are often written in the plural ('mapping calving fronts').
+            out.append(_phrase_term(synonym, canonical, plural=vocabulary == "applications"))
             if vocabulary == "applications" and (verb := _verb_pattern(synonym)):
                 # The object keeps its longest word unless that word was the noun ('mapping').
                 head = synonym.rsplit(" ", 1)[0]
@@ -450,7 +456,11 @@ _PRIORITIES: tuple[tuple[str, str], ...] = (
         "efficiency",
         r"efficien|small model|compact|lightweight|light[\s-]weight|limited compute|limited resources|"
         r"cheap|small enough|low memory|\blighter\b|"
-        r"(?:smaller|tinier) (?:models?|ones|networks?|backbones?|variants?)|something (?:smaller|tinier)",
+        r"(?:smaller|tinier) (?:models?|ones|networks?|backbones?|variants?)|something (?:smaller|tinier)|"
+        # 'the smallest model that ...', not 'the smallest objects'.
+        r"(?:smallest|tiniest|lightest)(?: possible)? "
+        r"(?:models?|ones?|networks?|backbones?|variants?|encoders?|options?|footprint)|"
+        r"(?:fewest|least) parameters",
     ),
     (
         "precision",
@@ -581,6 +591,23 @@ _FROZEN = re.compile(
 _NO_FINE_TUNING = re.compile(
     r"\b(?:no|without(?:\s+any)?)\s+(?:fine[\s-]?tuning|re-?training|training(?!\s+(?:data|labels|samples)))"
 )
+
+# OpenStreetMap named as the map that falls short, the map to complete or the labels' source, not
+# as an input: 'roads where OSM is incomplete', 'labels from OpenStreetMap', 'update OSM'.
+_OSM = r"(?:openstreetmap|open\s+street\s+map|osm)"
+_OSM_NOT_INPUT = re.compile(
+    rf"\b{_OSM}(?:\s+[\w-]+){{0,3}}?\s+(?:is|are|remains?|stays?|looks?|seems?)\s+(?:\w+\s+)?"
+    r"(?:incomplete|missing|outdated|out\s+of\s+date|sparse|poor|patchy|lacking|absent|wrong|unreliable|"
+    r"empty|not\s+available|unavailable)\b"
+    rf"|\b(?:incomplete|missing|outdated|sparse|patchy|poor|unreliable)\s+{_OSM}\b"
+    r"|\b(?:labels?|annotations?|ground[\s-]truth|training\s+data|masks?|footprints?|polygons?|references?)"
+    rf"\s+(?:come\s+|taken\s+|derived\s+)?(?:from|of|in|out\s+of)\s+(?:the\s+)?{_OSM}\b"
+    rf"|\b{_OSM}\s+(?:as\s+)?(?:labels?|annotations?|ground[\s-]truth|training\s+labels|reference\s+data)\b"
+    r"|\b(?:update|updating|complete|completing|improve|improving|fill(?:ing)?\s+gaps\s+in|add(?:ing)?\s+to|"
+    rf"contribut(?:e|ing)\s+to|enrich(?:ing)?)\s+(?:the\s+)?{_OSM}\b"
+    rf"|\bnot\s+(?:yet\s+)?(?:in|on|mapped\s+(?:in|on))\s+{_OSM}\b"
+)
+_OSM_LABELS = re.compile(r"label|annotation|ground[\s-]truth|training|mask|footprint|polygon|reference")
 
 # A model to talk with: it must write free text, as a multimodal LLM does.
 _CONVERSATIONAL = re.compile(
@@ -907,6 +934,18 @@ def _sibling_application(
     return siblings[0] if len(siblings) == 1 else None
 
 
+def _osm_not_input(written: str, lowered: str) -> list[str]:
+    """The phrases that name OpenStreetMap as no input ('where OSM is incomplete'), when every
+    vector-map term of the task is OpenStreetMap named that way; else nothing."""
+    spans = [(s, e) for m, s, e in find_terms(written, "modalities") if m == "Vector map"]
+    contexts = [m.span() for m in _OSM_NOT_INPUT.finditer(lowered)]
+    if not spans or not all(
+        re.fullmatch(_OSM, lowered[s:e]) and any(a <= s and e <= b for a, b in contexts) for s, e in spans
+    ):
+        return []
+    return [written[a:b] for a, b in contexts]
+
+
 def interpret(
     text: str, encode: Encode | None = None, *, similarity_threshold: float = 0.45
 ) -> Interpretation:
@@ -931,6 +970,10 @@ def interpret(
         for m, s, e in find_terms(written, "modalities")
         if not any(a <= s and e <= b and m not in typical_modalities(app) for app, a, b in apps)
     ]
+    if "Vector map" in modalities and (spans := _osm_not_input(written, lowered)):
+        modalities.remove("Vector map")
+        role = "the source of the labels" if _OSM_LABELS.search(spans[0].lower()) else "the map to complete"
+        notes.append(f"'{spans[0]}' read as {role}, not as an input")
     if re.search(r"\bsar\b|\bradar\b|\binsar\b", lowered):
         modalities.append("SAR")
     if (

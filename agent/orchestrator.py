@@ -24,15 +24,17 @@ from agent.settings import Settings
 from agent.systems import ClarificationQuestion
 from rsfmd.datasets import find_dataset
 from rsfmd.licenses import within_licenses
-from rsfmd.schema import ModelRecord
+from rsfmd.schema import Category, ModelRecord
 from rsfmd.vocab import typical_modalities
 from tools.clarification import questions_for
 from tools.evidence import other_imagery
 from tools.explanation import explain
 from tools.filtering import FilterOutcome, filter_candidates, requested_imagery, violations
 from tools.ranking import (
+    LOW_CONFIDENCE,
     Candidate,
     Prediction,
+    field_confidence,
     overall_confidence,
     score_candidates,
     unconfirmed_requirements,
@@ -43,6 +45,13 @@ from tools.retrieval import query_text
 _CATALOGUE_QUESTION = re.compile(
     r"\b(?:which|what|list|show(?:\s+me)?|are\s+there|is\s+there|all)\b[^.?!]{0,60}\b(?:models?|rsfms?)\b|"
     r"\b(?:models?|rsfms?)\s+(?:that|which|trained|released|published|supporting|taking)\b",
+    re.IGNORECASE,
+)
+
+# 'the smallest model that takes Sentinel-1 and Sentinel-2': answered by size, after the ranking.
+_SMALLEST_QUESTION = re.compile(
+    r"\b(?:smallest|tiniest|lightest)(?:\s+possible)?\s+(?:models?|ones?|networks?|backbones?|variants?|"
+    r"encoders?|options?|rsfms?)\b|\b(?:fewest|least)\s+parameters\b",
     re.IGNORECASE,
 )
 
@@ -267,6 +276,16 @@ class Orchestrator:
         # A model with a result on the user's application or named benchmark is judged whatever
         # its text similarity: retrieval is a recall aid, and a larger database must not hide it.
         evidence = self.resources.evaluated_for(turn.query.application, turn.query.datasets)
+        application = turn.query.application
+        if application and not self.resources.evaluated_for(application):
+            # 'chlorophyll-a from Sentinel-3': understood, but no model has a result to show for it.
+            task = turn.query.task_type or "its task type"
+            note = (
+                f"No model in RS-FMD reports a result on {application}: ranked on how well each "
+                f"handles {task} with this data"
+            )
+            if note not in turn.notes:
+                turn.notes.append(note)
         hits = self.resources.retrieval.search(
             query_text(turn.query, turn.text), cfg.top_k, cfg.similarity_threshold, also=evidence
         )
@@ -317,22 +336,29 @@ class Orchestrator:
             if note not in turn.notes:
                 turn.notes.append(note)
         query = turn.query
-        if (
+        smallest = bool(strict and _SMALLEST_QUESTION.search(turn.text))
+        catalogue = bool(
             strict
             and not (query.application or query.task_type or turn.named_only)
             and (query.modality or query.sensor or query.min_release_year or query.max_release_year)
             and _CATALOGUE_QUESTION.search(turn.text)
-        ):
-            # 'which models take EnMAP?': a question about the catalogue; say how many answer it.
-            fit = sum(
-                1
+        )
+        if smallest or catalogue:
+            passing = [
+                r
                 for r in self.resources.records
                 if not violations(r, query) and not unconfirmed_requirements(r, query)
-            )
-            turn.notes.append(
-                f"{fit} models in RS-FMD pass the hard constraints of this task; shown are the best placed "
-                "on general-purpose capability (browse them in the app's Explore tab or with `remsa db list`)"
-            )
+            ]
+            if smallest:
+                # 'the smallest model that takes Sentinel-1': answered by size, whatever the ranking.
+                turn.notes.append(_smallest_note(passing, query))
+            else:
+                # 'which models take EnMAP?': a question about the catalogue; say how many answer it.
+                turn.notes.append(
+                    f"{len(passing)} models in RS-FMD pass the hard constraints of this task; shown are the "
+                    "best placed on general-purpose capability (browse them in the app's Explore tab or "
+                    "with `remsa db list`)"
+                )
         if not turn.candidates:
             turn.status = Status.no_match
             return "explain"
@@ -557,3 +583,39 @@ def validate_text(text: str, limit: int) -> str:
             "constraints (or raise REMSA_ORCHESTRATOR__MAX_QUERY_CHARS)."
         )
     return stripped
+
+
+def _smallest_note(records: list[ModelRecord], query: StructuredQuery, shown: int = 5) -> str:
+    """The smallest of ``records`` (those passing the task's hard constraints) that handle its task
+    type, by their smallest variant: the plain answer to 'which is the smallest model that ...'."""
+    task = query.task_type
+    # 'Sentinel-1 and Sentinel-2 together': a model for all the imagery asked for, not for part of it.
+    imagery = set(query.modality)
+    passing = [
+        r
+        for r in records
+        if r.category != Category.embedding_product
+        and (task is None or task in r.all_task_types)
+        and imagery <= set(r.modalities)
+    ]
+    sized = sorted(
+        (r for r in passing if r.smallest_parameters is not None),
+        key=lambda r: (r.smallest_parameters or 0.0, r.model_name),
+    )
+    scope = "pass the task's hard constraints"
+    if len(imagery) > 1:
+        scope += f", take {' and '.join(m for m in query.modality)}"
+    if task:
+        scope += f" and handle {task}"
+    if not sized:
+        return f"None of the {len(passing)} models to run that {scope} documents its size"
+    sizes = ", ".join(
+        f"{r.model_name} ({'about ' if field_confidence(r, 'num_parameters') < LOW_CONFIDENCE else ''}"
+        f"{r.smallest_parameters:g}M)"
+        for r in sized[:shown]
+    )
+    unknown = len(passing) - len(sized)
+    tail = f"; {unknown} more do not document their size" if unknown else ""
+    return (
+        f"Smallest of the {len(passing)} models to run that {scope}, by their smallest variant: {sizes}{tail}"
+    )

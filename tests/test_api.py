@@ -1061,3 +1061,92 @@ def test_a_named_permissive_licence_is_the_licence_asked_for(text: str, licences
     assert result.query.licenses == licences
     assert result.query.commercial_use is bool(licences)
     assert any(f"only models licensed {' or '.join(licences)}" in n for n in result.notes) is bool(licences)
+
+
+def test_a_task_written_in_the_plural_is_its_application() -> None:
+    assert interpret("glacier calving fronts with Sentinel-1").query.application == "glacier mapping"
+    assert interpret("delineate calving front positions").query.application == "glacier mapping"
+    # A one- or two-letter word takes no plural ending: 'chlorophyll as' is not 'chlorophyll a' + s.
+    assert (
+        interpret("soil maps with chlorophyll as a covariate").query.application != "water quality estimation"
+    )
+
+
+def test_openstreetmap_named_as_labels_or_as_the_map_to_complete_is_no_input() -> None:
+    for text, role in [
+        (
+            "map roads from 50 cm imagery in rural Africa where OpenStreetMap is incomplete",
+            "the map to complete",
+        ),
+        ("building footprint segmentation with labels from OSM", "the source of the labels"),
+        ("update OSM buildings from aerial imagery", "the map to complete"),
+    ]:
+        result = interpret(text)
+        assert "Vector map" not in result.query.modality, text
+        assert any(n.endswith(f"read as {role}, not as an input") for n in result.notes), text
+    # As an input it stays one.
+    for text in [
+        "fuse OpenStreetMap vectors with Sentinel-2 to map land use",
+        "generate an image from an OSM layout",
+    ]:
+        result = interpret(text)
+        assert "Vector map" in result.query.modality, text
+        assert not any("not as an input" in n for n in result.notes), text
+
+
+def test_the_smallest_model_is_answered_by_size() -> None:
+    query = interpret("What's the smallest model that supports Sentinel-1 and Sentinel-2 together?").query
+    assert "efficiency" in query.priorities
+    assert "efficiency" not in interpret("detect the smallest objects in aerial imagery").query.priorities
+    selection = select_models(
+        "What's the smallest model that supports Sentinel-1 and Sentinel-2 together?",
+        k=3,
+        clarify=False,
+        settings=_settings(),
+    )
+    notes = [a for a in selection.assumptions if a.startswith("Smallest of the ")]
+    assert len(notes) == 1
+    # The catalogue count gives way to the answer by size.
+    assert not any("pass the hard constraints of this task" in a for a in selection.assumptions)
+    by_name = {r.model_name: r for r in load_records()}
+    listed = notes[0].split(": ", 1)[1].split(";")[0].split("), ")
+    sizes = []
+    for item in listed:
+        name, size = item.rstrip(")").rsplit(" (", 1)
+        record = by_name[name]
+        assert {"SAR", "Multispectral"} <= set(record.modalities), name
+        assert float(size.removeprefix("about ").rstrip("M")) == record.smallest_parameters
+        sizes.append(record.smallest_parameters)
+    assert len(sizes) == 5 and sizes == sorted(sizes)
+    smaller = [
+        r
+        for r in by_name.values()
+        if {"Sentinel-1", "Sentinel-2"} & set(r.supported_sensors)
+        and {"SAR", "Multispectral"} <= set(r.modalities)
+        and r.smallest_parameters is not None
+        and r.smallest_parameters < sizes[-1]
+        and r.category != "embedding-product"
+    ]
+    assert {r.model_name for r in smaller} <= {name.rsplit(" (", 1)[0] for name in listed}
+
+
+def test_an_application_without_results_says_so() -> None:
+    selection = select_models(
+        "chlorophyll-a estimation from Sentinel-3 OLCI", k=3, clarify=False, settings=_settings()
+    )
+    assert selection.query.application == "water quality estimation"
+    assert (
+        "No model in RS-FMD reports a result on water quality estimation: ranked on how well each handles "
+        "regression with this data"
+    ) in selection.assumptions
+    flood = select_models("flood mapping with Sentinel-1", k=3, clarify=False, settings=_settings())
+    assert not any(a.startswith("No model in RS-FMD reports a result") for a in flood.assumptions)
+
+
+def test_anomaly_detection_alone_is_only_the_closest_application() -> None:
+    notes = interpret("anomaly detection in a Sentinel-2 time series").notes
+    closest = "read as the closest one, 'target detection'"
+    assert f"'anomaly detection' has no application of its own in RS-FMD: {closest}" in notes
+    hyperspectral = interpret("hyperspectral anomaly detection")
+    assert hyperspectral.query.application == "target detection"
+    assert not any("closest" in n for n in hyperspectral.notes)
