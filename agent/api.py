@@ -95,9 +95,14 @@ class Session:
         previous = self._turn
         if previous is not None and self.last_selection is not None and self._changes_task(text):
             before = _without_replaced(previous.text, text).rstrip()
+            reference = _size_reference(text, self.last_selection)
+            if reference is not None:
+                # 'a bigger one' after 'something smaller?': the new relative size replaces the old.
+                before = " ".join(_LARGER.sub("", _SMALLER.sub("", before)).split())
             joint = " " if before.endswith((".", "?", "!", ";")) else ". "
             self._turn = Turn(text=f"{before}{joint}{text}", k=self.k, clarify=self.clarify)
             self._turn.asked = set(previous.asked)
+            self._turn.size_reference = reference
             selection = self._run()
             shown = previous.text if len(previous.text) <= 80 else previous.text[:77].rstrip() + "..."
             selection.assumptions.insert(
@@ -116,7 +121,8 @@ class Session:
             # 'what about crop type mapping instead?': the task changes, its data and constraints stay.
             return bool(_NEW_TASK_INSTEAD.search(text))
         mentions = self.resources.model_names().find(text)
-        return bool(alone.filled_fields() or mentions.named or mentions.excluded)
+        relative = bool(_SMALLER.search(text) or _LARGER.search(text))
+        return bool(alone.filled_fields() or mentions.named or mentions.excluded or relative)
 
     def answer(self, answers: Mapping[str, str], reply: str | None = None) -> Selection:
         """Answer pending questions by field (e.g. {'modality': 'SAR'}), all in one round.
@@ -181,6 +187,36 @@ class Session:
         if selection is None or memory is None or selection.interaction_id is None:
             raise ConfigurationError("Feedback needs an answered task and task memory switched on.")
         memory.record_feedback(self.settings.user_id, selection.interaction_id, model_id, vote, comment)  # type: ignore[attr-defined]
+
+
+# 'something smaller?', 'a bigger one': a size relative to the answer just given.
+_ONE = r"(?:something|anything|one|ones|models?|options?|variants?|backbones?|versions?)"
+_DEGREE = r"(?:a\s+(?:bit|little)\s+|much\s+|even\s+|slightly\s+)?"
+_SMALLER_WORD = r"(?:smaller|tinier|lighter|more\s+compact|less\s+heavy)"
+_LARGER_WORD = r"(?:bigger|larger|heavier)"
+
+
+def _relative_size(word: str) -> re.Pattern[str]:
+    """A pattern for asking for a model of a relative size: 'something smaller', 'a bigger one'."""
+    return re.compile(
+        rf"\b{_ONE}\s+{_DEGREE}{word}\b(?!\s+than)|\b{_DEGREE}{word}\s+{_ONE}\b|^\W*{_DEGREE}{word}\W*(?:please\W*)?$",
+        re.IGNORECASE,
+    )
+
+
+_SMALLER = _relative_size(_SMALLER_WORD)
+_LARGER = _relative_size(_LARGER_WORD)
+
+
+def _size_reference(text: str, selection: Selection | None) -> tuple[str, bool] | None:
+    """(the first model shown, larger) when ``text`` asks for a smaller or larger model than the
+    answer just given ('what about something smaller?'); None otherwise."""
+    if selection is None or not selection.models:
+        return None
+    larger = bool(_LARGER.search(text))
+    if not larger and not _SMALLER.search(text):
+        return None
+    return selection.models[0].model_id, larger
 
 
 _SWITCH = r"\bswitch(?:ing)? to\b|\bchange (?:it |that )?to\b"

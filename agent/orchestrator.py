@@ -97,6 +97,8 @@ class Turn:
     llm_fallbacks: list[str] = field(default_factory=list)  # LLM steps the offline engine did this run
     named_models: list[str] = field(default_factory=list)  # model ids the task asks about by name
     named_only: bool = False  # no task stated: the answer is about the models named
+    # 'something smaller?' after an answer: (the previous first pick, whether larger was asked)
+    size_reference: tuple[str, bool] | None = None
 
 
 class Orchestrator:
@@ -174,6 +176,10 @@ class Orchestrator:
         mentions = self.resources.model_names().find(turn.text)
         self._size_reference(turn, mentions.smaller_than, larger=False)
         self._size_reference(turn, mentions.larger_than, larger=True)
+        if turn.size_reference and not (mentions.smaller_than or mentions.larger_than):
+            # 'what about something smaller?': smaller than what was shown first.
+            model_id, larger = turn.size_reference
+            self._size_reference(turn, [model_id], larger=larger, shown_first=True)
         # A model named only as a size reference ('smaller than DOFA') is not one the user asks about.
         references = {*mentions.smaller_than, *mentions.larger_than}
         turn.named_models = [m for m in mentions.named if m not in references]
@@ -186,9 +192,12 @@ class Orchestrator:
             if note not in turn.notes:
                 turn.notes.append(note)
 
-    def _size_reference(self, turn: Turn, model_ids: list[str], *, larger: bool) -> None:
+    def _size_reference(
+        self, turn: Turn, model_ids: list[str], *, larger: bool, shown_first: bool = False
+    ) -> None:
         """'like Prithvi but smaller': fewer parameters than the named model's smallest variant;
-        'like CROMA but bigger': more than its largest. A size the user stated wins."""
+        'like CROMA but bigger': more than its largest. A size the user stated wins.
+        ``shown_first``: the model is the previous answer's first pick, not one the task names."""
         compute = turn.query.compute
         if (compute.min_parameters_m if larger else compute.max_parameters_m) is not None:
             return
@@ -205,10 +214,13 @@ class Orchestrator:
             update = {"max_parameters_m": sizes[model_id], "below_limit": True}
         turn.query = turn.query.model_copy(update={"compute": compute.model_copy(update=update)})
         word, bound, variant = ("Larger", "more", "largest") if larger else ("Smaller", "fewer", "smallest")
-        turn.notes.append(
-            f"{word} than {self.resources.by_id[model_id].model_name} read as {bound} than "
-            f"{sizes[model_id]:g}M parameters, the size of its {variant} variant"
-        )
+        name = self.resources.by_id[model_id].model_name
+        if shown_first:
+            name += ", the first model shown before,"
+        size = f"{sizes[model_id]:g}M parameters, the size of its {variant} variant"
+        note = f"{word} than {name} read as {bound} than {size}"
+        if note not in turn.notes:
+            turn.notes.append(note)
 
     def _check(self, turn: Turn) -> StateName:
         scope = SCOPE_NOTES.get(turn.query.application or "")

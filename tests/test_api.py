@@ -1150,3 +1150,35 @@ def test_anomaly_detection_alone_is_only_the_closest_application() -> None:
     hyperspectral = interpret("hyperspectral anomaly detection")
     assert hyperspectral.query.application == "target detection"
     assert not any("closest" in n for n in hyperspectral.notes)
+
+
+def test_something_smaller_after_an_answer_is_smaller_than_the_first_model_shown() -> None:
+    session = Session(_settings(), clarify=False, k=3)
+    first = session.ask(
+        "crop type mapping with a Sentinel-2 time series, 50 labelled fields, on a single GPU"
+    )
+    by_id = {r.model_id: r for r in load_records()}
+    top = by_id[first.models[0].model_id]
+    assert top.smallest_parameters is not None
+    smaller = session.ask("what about something smaller?")
+    limit = top.smallest_parameters
+    assert (
+        smaller.query.compute.max_parameters_m == limit and smaller.query.application == "crop type mapping"
+    )
+    assert any(
+        a.startswith(f"Smaller than {top.model_name}, the first model shown before,")
+        for a in smaller.assumptions
+    )
+    for m in smaller.models:
+        size = by_id[m.model_id].smallest_parameters
+        assert size is not None and size < limit, m.name
+    # 'a bigger one' replaces the earlier 'smaller': larger than the model now shown first.
+    now_first = by_id[smaller.models[0].model_id]
+    bigger = session.ask("a bigger one")
+    assert bigger.query.compute.min_parameters_m == now_first.largest_parameters
+    assert bigger.query.compute.max_parameters_m is None and "efficiency" not in bigger.query.priorities
+    # Smaller objects are no smaller model, and a stated size wins over the reference.
+    assert not session.ask("what about smaller objects?").query.compute.max_parameters_m
+    stated = Session(_settings(), clarify=False, k=3)
+    stated.ask("flood mapping with Sentinel-1")
+    assert stated.ask("something smaller, under 50M parameters").query.compute.max_parameters_m == 50
