@@ -93,6 +93,7 @@ class Session:
             self._answers["reply"] = f"{self._answers.get('reply', '')} {text}".strip()
             return self._continue(text, {q.field for q in self._pending})
         previous = self._turn
+        text, ordinal_note = _name_ordinals(text, self.last_selection)
         if previous is not None and self.last_selection is not None and self._changes_task(text):
             before = _without_replaced(previous.text, text).rstrip()
             reference = _size_reference(text, self.last_selection)
@@ -108,6 +109,8 @@ class Session:
             selection.assumptions.insert(
                 0, f"Read as a change to the previous task ('{shown}'); start a new task to leave it behind"
             )
+            if ordinal_note:
+                selection.assumptions.insert(1, ordinal_note)
             return selection
         self._turn = Turn(text=text, k=self.k, clarify=self.clarify)
         self._asked, self._answers = [], {}
@@ -187,6 +190,44 @@ class Session:
         if selection is None or memory is None or selection.interaction_id is None:
             raise ConfigurationError("Feedback needs an answered task and task memory switched on.")
         memory.record_feedback(self.settings.user_id, selection.interaction_id, model_id, vote, comment)  # type: ignore[attr-defined]
+
+
+# 'the first one', 'the second model', '#2', 'option 3': a model of the answer just given, by rank.
+_ORDINAL_WORDS = {"first": 1, "1st": 1, "top": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "last": -1}
+_NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5}
+_ORDINAL = re.compile(
+    r"\b(?:the\s+)?(first|1st|second|2nd|third|3rd|last)\s+"
+    r"(?:one|model|pick|option|recommendation|result|suggestion|choice)\b"
+    # Not 'the top model for SAR', a question of its own.
+    r"|\b(?:the\s+)?(top)\s+(?:one|pick|recommendation|result|suggestion|choice)\b"
+    r"|#\s?([1-9])\b|\b(?:number|no\.|option|model|pick)\s+([1-9]|one|two|three|four|five)\b(?!\s*(?:m\b|%|[a-z]))",
+    re.IGNORECASE,
+)
+
+
+def _name_ordinals(text: str, selection: Selection | None) -> tuple[str, str | None]:
+    """``text`` with 'the first one', '#2' and the like replaced by the name of the model shown at
+    that rank in the answer just given, and a note saying so (None when there is nothing to name)."""
+    if selection is None or not selection.models:
+        return text, None
+    shown = selection.models
+    names: list[tuple[str, str]] = []
+
+    def name(match: re.Match[str]) -> str:
+        word = next(g for g in match.groups() if g).lower()
+        rank = _ORDINAL_WORDS.get(word) or _NUMBER_WORDS.get(word) or int(word)
+        # By rank: a model named by the user may be shown after the top ones at a lower rank.
+        model = shown[-1] if rank < 0 else next((m for m in shown if m.rank == rank), None)
+        if model is None:
+            return match.group(0)
+        names.append((match.group(0), model.name))
+        return model.name
+
+    named = _ORDINAL.sub(name, text)
+    if not names:
+        return text, None
+    said = "; ".join(f"'{written}' read as {model}" for written, model in names)
+    return named, f"{said}, as shown in the answer before"
 
 
 # 'something smaller?', 'a bigger one': a size relative to the answer just given.

@@ -4,8 +4,8 @@ Names and aliases come from RS-FMD. A name that is also an ordinary English word
 "Falcon") or has three letters or fewer ("MTP") counts only when written as the record writes it;
 other names count in any case. Names that are vocabulary terms (a sensor, a benchmark dataset) never
 count; a pretraining corpus that shares its model's name (SeCo, SSL4EO-S12) is the model.
-A name after "not", "no", "except", "without", "excluding", "other than", "besides" or "but" is an
-exclusion.
+A name after "not" (but not "why not"), "no", "except", "without", "excluding", "other than",
+"besides" or "but" is an exclusion.
 """
 
 from __future__ import annotations
@@ -22,7 +22,8 @@ from rsfmd.vocab import get_vocabulary, list_vocabularies
 
 _COMMON_WORD_ZIPF = 3.0
 _NEGATION = re.compile(
-    r"(?:\bnot|\bno|\bexcept|\bwithout|\bexcluding|\bexclude|\bother than|\bbesides|\bbut|\bavoid)"
+    # 'why not DOFA?' asks about DOFA; it does not rule it out.
+    r"(?:(?<!\bwhy )\bnot|\bno|\bexcept|\bwithout|\bexcluding|\bexclude|\bother than|\bbesides|\bbut|\bavoid)"
     r"(?:\s+(?:using|use|with|the|a|an|any|for|even|including))*\s*$",
     re.IGNORECASE,
 )

@@ -1182,3 +1182,30 @@ def test_something_smaller_after_an_answer_is_smaller_than_the_first_model_shown
     stated = Session(_settings(), clarify=False, k=3)
     stated.ask("flood mapping with Sentinel-1")
     assert stated.ask("something smaller, under 50M parameters").query.compute.max_parameters_m == 50
+
+
+def test_why_not_a_model_asks_about_it_and_the_first_one_names_the_first_model_shown() -> None:
+    session = Session(_settings(), clarify=False, k=3)
+    first = session.ask("flood mapping with Sentinel-1 in Bangladesh, 500 labelled scenes, single GPU")
+    shown = [m.model_id for m in first.models]
+    absent = next(r for r in load_records() if r.model_name == "DOFA")
+    assert absent.model_id not in shown  # the premise of the question
+    why = session.ask("why not DOFA?")
+    assert absent.model_id not in why.query.exclusions.models
+    assert absent.model_id in [m.model_id for m in why.models]
+    assert any(a.startswith("You named DOFA: ranked") for a in why.assumptions)
+    more = session.ask("tell me more about the first one")
+    top = why.models[0]
+    assert f"'the first one' read as {top.name}, as shown in the answer before" in more.assumptions
+    assert more.query.application == "flood mapping"
+    third = session.ask("and #3?")
+    assert f"'#3' read as {more.models[2].name}, as shown in the answer before" in third.assumptions
+    # Without an answer before, or when the rank was not shown, nothing is named.
+    fresh = Session(_settings(), clarify=False, k=3)
+    assert not any("as shown in the answer before" in a for a in fresh.ask("the first one").assumptions)
+    assert not any("as shown in the answer before" in a for a in session.ask("option 9").assumptions)
+    # 'the top model for ...' is a question of its own.
+    assert not any(
+        "as shown in the answer before" in a
+        for a in session.ask("the top model for SAR ship detection").assumptions
+    )

@@ -147,3 +147,12 @@ def test_models_named_without_a_task_are_the_answer_and_no_question_is_asked(
         f"{text} for flood mapping with Sentinel-1", clarify=False, settings=_settings()
     )
     assert len(with_task.models) > len(shown)
+
+
+def test_why_not_a_model_names_it_without_ruling_it_out() -> None:
+    records = load_records()
+    names = ModelNames(records)
+    dofa = next(r.model_id for r in records if r.model_name == "DOFA")
+    found = names.find("why not DOFA?")
+    assert found.named == [dofa] and not found.excluded
+    assert names.find("flood mapping, not DOFA").excluded == [dofa]
