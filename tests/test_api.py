@@ -95,7 +95,7 @@ def test_at_most_three_clarification_rounds() -> None:
         assert rounds <= 3
     assert selection.status in {Status.ok, Status.closest_match}
     assert len(selection.models) == 3
-    assert any("No application stated" in a for a in selection.assumptions)
+    assert any("No application of RS-FMD recognised in the task" in a for a in selection.assumptions)
 
 
 def test_no_clarify_always_returns_k_with_assumptions() -> None:
