@@ -1209,3 +1209,28 @@ def test_why_not_a_model_asks_about_it_and_the_first_one_names_the_first_model_s
         "as shown in the answer before" in a
         for a in session.ask("the top model for SAR ship detection").assumptions
     )
+
+
+@pytest.mark.parametrize(
+    ("text", "application", "closest"),
+    [
+        ("hail damage on roofs from 7.5 cm aerial orthos", "building damage assessment", "hail damage"),
+        (
+            "detect new construction sites from monthly Sentinel-2 composites",
+            "urban change detection",
+            "construction sites",
+        ),
+        ("detect small boats in PlanetScope imagery for fisheries enforcement", "ship detection", None),
+        ("segment smallholder fields in PlanetScope", "cropland mapping", None),
+        ("monitor harmful algal blooms in lakes", "water quality estimation", None),
+    ],
+)
+def test_everyday_wordings_of_tasks(text: str, application: str, closest: str | None) -> None:
+    result = interpret(text)
+    assert result.query.application == application
+    said = [n for n in result.notes if "has no application of its own" in n]
+    assert said == (
+        [f"'{closest}' has no application of its own in RS-FMD: read as the closest one, '{application}'"]
+        if closest
+        else []
+    )
