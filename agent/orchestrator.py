@@ -242,7 +242,9 @@ class Orchestrator:
             return "clarify"
         for name in missing:
             if name == "application":
-                turn.notes.append("No application of RS-FMD recognised in the task: ranked on general-purpose capability")
+                turn.notes.append(
+                    "No application of RS-FMD recognised in the task: ranked on general-purpose capability"
+                )
                 continue
             typical = typical_modalities(turn.query.application)
             if typical:
