@@ -1225,7 +1225,9 @@ def test_why_not_a_model_asks_about_it_and_the_first_one_names_the_first_model_s
         ("monitor harmful algal blooms in lakes", "water quality estimation", None),
     ],
 )
-def test_wordings_that_name_a_task_or_its_closest_application(text: str, application: str, closest: str | None) -> None:
+def test_wordings_that_name_a_task_or_its_closest_application(
+    text: str, application: str, closest: str | None
+) -> None:
     result = interpret(text)
     assert result.query.application == application
     said = [n for n in result.notes if "has no application of its own" in n]
