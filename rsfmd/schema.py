@@ -43,6 +43,12 @@ _GENERATIVE_LLM = re.compile(
     r"mipha\w*|glm-?\w*|longva\w*|large language models?)\b",
     re.IGNORECASE,
 )
+# A segmenter that takes the user's clicks or boxes: SAM's prompt encoder, kept or retrained.
+_PROMPTS = re.compile(
+    r"\bpromptable\b|\bprompt encoder\b|\binteractive segmentation\b|"
+    r"\b(?:points?|box(?:es)?|clicks?)(?:\s+(?:and|or)\s+(?:points?|box(?:es)?|clicks?))?[\s-]+prompts?\b",
+    re.IGNORECASE,
+)
 _TEXT_ENCODER_LLM = re.compile(
     r"\bllm2vec\b[\w\s.-]*|\bllms?[\s-]+(?:based[\s-]+)?text[\s-]+encoders?\b|"
     r"\b(?:m?llms?|gpt-?\w*)[\s-]+(?:generated|written|annotated|produced|refined)\b",
@@ -343,6 +349,16 @@ class ModelRecord(_Strict):
             return True
         described = _TEXT_ENCODER_LLM.sub("", f"{self.backbone or ''} {self.short_description}")
         return bool(_GENERATIVE_LLM.search(described))
+
+    @property
+    def takes_prompts(self) -> bool:
+        """Whether the model segments from point or box prompts (SAM-style), as its record says."""
+        if not {"segmentation", "instance segmentation"} & set(self.all_task_types):
+            return False
+        described = " ".join(
+            [self.backbone or "", self.short_description, self.pretext_training_type or "", self.notes or ""]
+        )
+        return bool(_PROMPTS.search(described))
 
     @property
     def smallest_parameters(self) -> float | None:

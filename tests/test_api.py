@@ -18,7 +18,7 @@ from agent.selection import Status
 from agent.settings import Settings
 from rsfmd.datasets import dataset_identity, find_dataset
 from rsfmd.loader import load_records
-from tools.filtering import DEVICE_BUDGET_TOLERANCE
+from tools.filtering import DEVICE_BUDGET_TOLERANCE, task_violation
 
 IDS = {r.model_id for r in load_records()}
 
@@ -1236,3 +1236,24 @@ def test_wordings_that_name_a_task_or_its_closest_application(
         if closest
         else []
     )
+
+
+def test_promptable_segmentation_asks_for_a_model_that_takes_clicks_or_boxes() -> None:
+    by_id = {r.model_id: r for r in load_records()}
+    assert by_id["ringmo-sam"].takes_prompts and by_id["mm-sam"].takes_prompts
+    # Built on SAM, but prompts are learned (RSPrompter) or the output is a road graph (SAM-Road).
+    assert not by_id["rsprompter"].takes_prompts and not by_id["sam-road"].takes_prompts
+    query = interpret("a SAM model for remote sensing").query
+    assert query.application == "promptable segmentation"
+    assert task_violation(by_id["dofa"], query) == "takes no point or box prompts"
+    assert task_violation(by_id["ringmo-sam"], query) is None
+    for text in ["a SAM model for remote sensing", "interactive segmentation of SAR images with box prompts"]:
+        selection = select_models(text, k=3, clarify=False, settings=_settings())
+        for m in selection.models[:2]:
+            record = by_id[m.model_id]
+            interactive = any(b.application and "interactive" in b.application for b in record.benchmarks)
+            assert record.takes_prompts or interactive, (text, m.name)
+    sar = select_models(
+        "interactive segmentation of SAR images with box prompts", k=3, clarify=False, settings=_settings()
+    )
+    assert [m.model_id for m in sar.models[:2]] == ["mm-sam", "ringmo-sam"]

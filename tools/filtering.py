@@ -177,13 +177,19 @@ def exclusion_violation(record: ModelRecord, query: StructuredQuery) -> str | No
 
 
 def task_violation(record: ModelRecord, query: StructuredQuery) -> str | None:
-    """The user needs an output (captions, answers, boxes from text, images) the model does not produce."""
+    """The user needs an output (captions, answers, boxes from text, images) the model does not produce,
+    or prompts (points, boxes) it does not take."""
     task = query.task_type
     if task in OUTPUT_TASKS and task not in record.all_task_types:
         # A reported result on the user's application shows the model produces its output.
         if evaluated_on(record, query.application):
             return None
         return f"does not do {task}"
+    if query.application == "promptable segmentation" and not (
+        record.takes_prompts or evaluated_on(record, query.application)
+    ):
+        # Clicks or boxes in, masks out: a segmenter with trained class heads cannot do it.
+        return "takes no point or box prompts"
     return None
 
 

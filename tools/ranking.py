@@ -150,6 +150,14 @@ def application_fit(c: Candidate, query: StructuredQuery) -> Criterion:
     if query.conversational and not r.writes_text:
         # A CLIP-style model answers a question only by choosing among answers it is given.
         return Criterion(0.2, evidence=["writes no free text: it can only pick among given answers"])
+    if query.application == "promptable segmentation" and not shown_on_application:
+        # Clicks or boxes in, masks out: a segmenter trained with class heads takes no prompts.
+        if r.takes_prompts:
+            return Criterion(0.9, evidence=["segments from point or box prompts (SAM-style)"])
+        # As a vision-language task needs a vision-language model: without prompts it cannot be done.
+        if {"segmentation", "instance segmentation"} & tasks:
+            return Criterion(0.1, evidence=["segments, but takes no point or box prompts"], known=True)
+        return Criterion(0.1, evidence=["takes no point or box prompts"], known=True)
     if query.datasets:
         have = {dataset_identity(b.dataset) for b in r.benchmarks}
         if shown := sorted({d for d in query.datasets if dataset_identity(d) in have}):
