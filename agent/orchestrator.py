@@ -48,6 +48,13 @@ _CATALOGUE_QUESTION = re.compile(
     re.IGNORECASE,
 )
 
+# Asking for advice ('which model should I use with Sentinel-2?') is a task to clarify, not a
+# question about the catalogue.
+_ADVICE = re.compile(
+    r"\b(?:should|recommend\w*|suggest\w*|advi[cs]e|best|good|right|suitable|help\s+me|need|want)\b",
+    re.IGNORECASE,
+)
+
 # 'the smallest model that takes Sentinel-1 and Sentinel-2': answered by size, after the ranking.
 _SMALLEST_QUESTION = re.compile(
     r"\b(?:smallest|tiniest|lightest)(?:\s+possible)?\s+(?:models?|ones?|networks?|backbones?|variants?|"
@@ -237,7 +244,9 @@ class Orchestrator:
             )
             self._note(turn, "models named without a task: no questions asked")
             return "retrieve"
-        if missing and self._queue_questions(turn, "missing"):
+        # 'which models take EnMAP?', 'the smallest model for Sentinel-1': answered as asked.
+        catalogue = bool(missing) and _asks_the_catalogue(turn)
+        if missing and not catalogue and self._queue_questions(turn, "missing"):
             self._note(turn, f"missing mandatory: {', '.join(missing)}")
             return "clarify"
         for name in missing:
@@ -269,9 +278,8 @@ class Orchestrator:
                     f"No input modality stated: preferred the imagery of {benchmarks} "
                     f"({', '.join(imagery)}) without excluding others"
                 )
-        self._note(
-            turn, "mandatory fields present" if not missing else f"proceeding without {', '.join(missing)}"
-        )
+        detail = "mandatory fields present" if not missing else f"proceeding without {', '.join(missing)}"
+        self._note(turn, f"{detail} (a question about the catalogue)" if catalogue else detail)
         return "retrieve"
 
     def _retrieve(self, turn: Turn) -> StateName:
@@ -376,7 +384,7 @@ class Orchestrator:
         if not turn.candidates:
             turn.status = Status.no_match
             return "explain"
-        if strict > self.settings.orchestrator.max_candidates:
+        if strict > self.settings.orchestrator.max_candidates and not _asks_the_catalogue(turn):
             self._queue_questions(turn, "too_many")  # asked after ranking, with the ranking shown
         return "rank"
 
@@ -393,7 +401,8 @@ class Orchestrator:
         if turn.questions and turn.clarify_reason == "too_many":
             return "clarify"
         low = turn.confidence < self.settings.orchestrator.confidence_threshold
-        if low and not turn.named_only and self._queue_questions(turn, "low_confidence"):
+        asks = not (turn.named_only or _asks_the_catalogue(turn))
+        if low and asks and self._queue_questions(turn, "low_confidence"):
             return "clarify"
         return "explain"
 
@@ -633,3 +642,14 @@ def _smallest_note(records: list[ModelRecord], query: StructuredQuery, shown: in
     return (
         f"Smallest of the {len(passing)} models to run that {scope}, by their smallest variant: {sizes}{tail}"
     )
+
+
+def _asks_the_catalogue(turn: Turn) -> bool:
+    """Whether the task is a question about RS-FMD itself ('which models take EnMAP?', 'the
+    smallest model that takes Sentinel-1'), with something to answer it on: no questions back."""
+    query = turn.query
+    if not (query.modality or query.sensor or query.min_release_year or query.max_release_year):
+        return False
+    if _SMALLEST_QUESTION.search(turn.text):
+        return True
+    return bool(_CATALOGUE_QUESTION.search(turn.text)) and not _ADVICE.search(turn.text)

@@ -787,7 +787,7 @@ def test_acronyms_and_company_names_are_sensors_when_written_as_such(text: str, 
         "SAR",
         "Sentinel-2 imagery",
         "I need a model for my satellite images",
-        "which models support EnMAP data?",
+        "which model should I use for EnMAP data?",
     ],
 )
 def test_no_application_is_guessed_from_data_words_alone(text: str) -> None:
@@ -1257,3 +1257,21 @@ def test_promptable_segmentation_asks_for_a_model_that_takes_clicks_or_boxes() -
         "interactive segmentation of SAR images with box prompts", k=3, clarify=False, settings=_settings()
     )
     assert [m.model_id for m in sar.models[:2]] == ["mm-sam", "ringmo-sam"]
+
+
+def test_a_question_about_the_catalogue_is_answered_without_questions_back() -> None:
+    for text in ["which models support EnMAP data?", "What's the smallest model that supports Sentinel-1?"]:
+        assert interpret(text).query.application is None
+        selection = Session(_settings(), k=3).ask(text)
+        assert selection.status != Status.needs_clarification and not selection.questions, text
+        assert selection.models, text
+        answers = [
+            a
+            for a in selection.assumptions
+            if a.startswith("Smallest of the ") or "pass the hard constraints of this task" in a
+        ]
+        assert len(answers) == 1, text
+    # Asking for advice is a task to pin down first.
+    advice = Session(_settings(), k=3).ask("Which model should I use with Sentinel-2?")
+    assert advice.status == Status.needs_clarification
+    assert "application" in {q.field for q in advice.questions}
