@@ -876,7 +876,8 @@ _GENERIC = (
     # Asking which models exist for some data names no task either ('which foundation models
     # support EnMAP data?').
     "accept accepts all are available can compatible could does foundation handle handles input "
-    "inputs list recommend should support supported supports take takes that there work works"
+    "inputs list recommend should support supported supports take takes that there work works "
+    "how many exist exists show"
 )
 _GENERIC_WORDS = frozenset(_GENERIC.split())
 

@@ -43,7 +43,7 @@ from tools.retrieval import query_text
 
 # 'Which models take EnMAP?', 'list models released in 2026', 'a model that takes any band set'.
 _CATALOGUE_QUESTION = re.compile(
-    r"\b(?:which|what|list|show(?:\s+me)?|are\s+there|is\s+there|all)\b[^.?!]{0,60}\b(?:models?|rsfms?)\b|"
+    r"\b(?:which|what|list|show(?:\s+me)?|are\s+there|is\s+there|all|how\s+many)\b[^.?!]{0,60}\b(?:models?|rsfms?)\b|"
     r"\b(?:models?|rsfms?)\s+(?:that|which|trained|released|published|supporting|taking)\b",
     re.IGNORECASE,
 )

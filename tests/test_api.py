@@ -1260,7 +1260,11 @@ def test_promptable_segmentation_asks_for_a_model_that_takes_clicks_or_boxes() -
 
 
 def test_a_question_about_the_catalogue_is_answered_without_questions_back() -> None:
-    for text in ["which models support EnMAP data?", "What's the smallest model that supports Sentinel-1?"]:
+    for text in [
+        "which models support EnMAP data?",
+        "What's the smallest model that supports Sentinel-1?",
+        "How many models support SAR?",
+    ]:
         assert interpret(text).query.application is None
         selection = Session(_settings(), k=3).ask(text)
         assert selection.status != Status.needs_clarification and not selection.questions, text
