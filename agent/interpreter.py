@@ -420,7 +420,8 @@ _DEVICES: tuple[tuple[str, str], ...] = (
     (
         "edge",
         r"jetson|edge device|edge deploy|on[\s-]?board|raspberry|mobile|embedded|microcontroller|fpga|"
-        r"smartphone|\bedge\b|low[\s-]power|satellite hardware|cubesat",
+        r"smartphone|\bedge\b|low[\s-]power|satellite hardware|cubesat|"
+        r"in (?:the|a) (?:web )?browser|webgpu|client[\s-]side",
     ),
     (
         "cpu",
@@ -428,19 +429,23 @@ _DEVICES: tuple[tuple[str, str], ...] = (
         r"cpu[\s-]only|no gpu|without (?:a |any )?gpu|"
         r"laptop(?!\s+(?:gpu|rtx|graphics)|"
         r"\s+with\s+(?:a\s+|an\s+)?(?:\w+\s+){0,2}(?:gpu|rtx|geforce|graphics card))|"
-        r"\bcpus?\b|no graphics card",
+        r"\bcpus?\b|no graphics card|macbook|apple silicon|mac mini",
     ),
     (
         "multi-gpu",
         # 'a cluster', 'GPU cluster'; not 'to cluster land use' or 'clustering'.
         r"(?:gpu|compute|computing|hpc|slurm|university|our|a|the|large)\s+cluster\b|cluster of gpus|"
         r"multiple gpus|multi[\s-]gpu|cloud gpus|gpu cloud|a100s|h100s|\bhpc\b|supercomputer|"
-        r"many gpus|can afford large|large compute|high[\s-]end compute|plenty of compute",
+        r"many gpus|can afford large|large compute|high[\s-]end compute|plenty of compute|"
+        # 'two RTX 4090s', '4 GPUs', 'eight A100s'
+        r"\b(?:two|three|four|six|eight|several|[2-9]|\d{2})\s+(?:[\w-]+\s+){0,2}"
+        r"(?:gpus|(?:rtx\s?)?\d{4}s|[avh]100s|a6000s|l40s)\b",
     ),
     (
         "single-gpu",
         r"single gpu|one gpu|a gpu|laptop gpu|desktop|workstation|rtx|consumer gpu|"
-        r"\d+\s?gb (?:of )?(?:gpu|vram)|moderate (?:compute|resources)",
+        r"\d+\s?gb (?:of )?(?:gpu|vram)|moderate (?:compute|resources)|"
+        r"\b(?:a100|h100|h200|v100|a6000|a40|l40s?|t4|gtx|colab)\b",
     ),
 )
 _PRIORITIES: tuple[tuple[str, str], ...] = (
@@ -747,7 +752,14 @@ def _performance_floor(text: str) -> MinPerformance | None:
 # fifth kept for activations (400M parameters a GB); fine-tuning with Adam takes about 16 bytes a
 # parameter (62.5M a GB). Vision-language tasks and zero-shot use are read as inference.
 _GPU_MEMORY = re.compile(r"(\d+(?:\.\d+)?)\s*gb\b(?:\s+of)?\s*(?:vram|gpu|graphics|video memory)")
-_GPU_MEMORY_AFTER = re.compile(r"(?:gpu|vram)\s+(?:with\s+)?(\d+(?:\.\d+)?)\s*gb\b")
+_GPU_MEMORY_AFTER = re.compile(
+    # 'a GPU with 24 GB', 'an A100 80GB', 'RTX 4090 (24 GB)'
+    r"(?:gpu|vram|\b(?:a100|h100|h200|v100|a6000|a40|l40s?|t4)|rtx\s?\w+)\s+(?:with\s+)?\(?(\d+(?:\.\d+)?)\s*gb\b"
+)
+# Google Colab's free tier: one T4 with 16 GB.
+_COLAB_FREE = re.compile(
+    r"\bcolab(?:'s)?\s+(?:\(\s*)?free\b|\bfree\s+(?:tier\s+(?:of|on)\s+|version\s+of\s+)?(?:google\s+)?colab\b"
+)
 _INFERENCE_TASKS = frozenset(
     {"captioning", "vqa", "visual grounding", "retrieval", "zero-shot classification"}
 )
@@ -1119,8 +1131,12 @@ def interpret(
     floor = _parameter_floor(lowered)
     if floor is not None and limit is not None and floor >= limit:
         floor = None  # 'fewer than 1B parameters, not over 1B' reads as the limit alone
-    if limit is None and (memory := _GPU_MEMORY.search(lowered) or _GPU_MEMORY_AFTER.search(lowered)):
-        gigabytes = float(memory.group(1))
+    memory = _GPU_MEMORY.search(lowered) or _GPU_MEMORY_AFTER.search(lowered)
+    colab = memory is None and _COLAB_FREE.search(lowered)
+    if limit is None and (memory or colab):
+        gigabytes = float(memory.group(1)) if memory else 16.0
+        if colab:
+            notes.append("Google Colab's free tier read as one T4 GPU with 16 GB")
         inference = regime == "zero-shot" or task_type in _INFERENCE_TASKS
         limit = gigabytes * (400.0 if inference else 62.5)
         device = device or "single-gpu"

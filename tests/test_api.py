@@ -1279,3 +1279,26 @@ def test_a_question_about_the_catalogue_is_answered_without_questions_back() -> 
     advice = Session(_settings(), k=3).ask("Which model should I use with Sentinel-2?")
     assert advice.status == Status.needs_clarification
     assert "application" in {q.field for q in advice.questions}
+
+
+@pytest.mark.parametrize(
+    ("text", "device", "limit"),
+    [
+        ("crop type mapping on Google Colab free tier", "single-gpu", 1000.0),
+        ("building segmentation with an A100 80GB", "single-gpu", 5000.0),
+        ("flood mapping on an RTX 4090 (24 GB)", "single-gpu", 1500.0),
+        ("landslide mapping with two RTX 4090s", "multi-gpu", None),
+        ("ship detection on 8 A100s", "multi-gpu", None),
+        ("land cover classification running in the browser", "edge", None),
+        ("flood mapping on my MacBook M2", "cpu", None),
+    ],
+)
+def test_hardware_wordings(text: str, device: str, limit: float | None) -> None:
+    compute = interpret(text).query.compute
+    assert compute.device_class == device
+    assert compute.max_parameters_m == limit
+
+
+def test_colab_alone_is_a_gpu_and_its_free_tier_a_t4() -> None:
+    assert interpret("flood mapping with a free dataset on Colab").query.compute.max_parameters_m is None
+    assert interpret("flood mapping on the free tier of Google Colab").query.compute.max_parameters_m == 1000
