@@ -1177,7 +1177,10 @@ def interpret(
             r
             for r, start, end in find_terms(plain, "regions")
             # 'Indian Pines' and 'California Housing' are datasets, not places of the user's data.
-            if not _overlaps(start, end, dataset_ranges) and not _names_a_language(plain, start, end)
+            if not _overlaps(start, end, dataset_ranges)
+            and not _names_a_language(plain, start, end)
+            # 'the Global South' is no global scope.
+            and not (r == "Global" and re.match(r"\s+(?:south|north)\b", plain[end:], re.IGNORECASE))
         )
     )
     languages = list(

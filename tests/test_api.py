@@ -1223,6 +1223,8 @@ def test_why_not_a_model_asks_about_it_and_the_first_one_names_the_first_model_s
         ("detect small boats in PlanetScope imagery for fisheries enforcement", "ship detection", None),
         ("segment smallholder fields in PlanetScope", "cropland mapping", None),
         ("monitor harmful algal blooms in lakes", "water quality estimation", None),
+        ("deforestation in the Congo Basin", "deforestation monitoring", None),
+        ("urban mapping with Sentinel-2", "land cover mapping", "urban mapping"),
     ],
 )
 def test_wordings_that_name_a_task_or_its_closest_application(
@@ -1302,3 +1304,8 @@ def test_hardware_wordings(text: str, device: str, limit: float | None) -> None:
 def test_colab_alone_is_a_gpu_and_its_free_tier_a_t4() -> None:
     assert interpret("flood mapping with a free dataset on Colab").query.compute.max_parameters_m is None
     assert interpret("flood mapping on the free tier of Google Colab").query.compute.max_parameters_m == 1000
+
+
+def test_the_global_south_is_no_global_scope() -> None:
+    assert "Global" not in interpret("urban mapping in the Global South").query.region
+    assert interpret("land cover mapping, global coverage").query.region == ["Global"]
