@@ -9,6 +9,7 @@ from collections.abc import Mapping
 
 from agent.errors import ConfigurationError, InputError
 from agent.interpreter import blank_spans, find_terms, interpret
+from agent.mentions import LARGER_WORDS, SMALLER_WORDS
 from agent.orchestrator import Orchestrator, Turn, validate_text
 from agent.resources import Resources, get_resources
 from agent.selection import Selection, Status
@@ -233,8 +234,6 @@ def _name_ordinals(text: str, selection: Selection | None) -> tuple[str, str | N
 # 'something smaller?', 'a bigger one': a size relative to the answer just given.
 _ONE = r"(?:something|anything|one|ones|models?|options?|variants?|backbones?|versions?)"
 _DEGREE = r"(?:a\s+(?:bit|little)\s+|much\s+|even\s+|slightly\s+)?"
-_SMALLER_WORD = r"(?:smaller|tinier|lighter|more\s+compact|less\s+heavy)"
-_LARGER_WORD = r"(?:bigger|larger|heavier)"
 
 
 def _relative_size(word: str) -> re.Pattern[str]:
@@ -245,8 +244,8 @@ def _relative_size(word: str) -> re.Pattern[str]:
     )
 
 
-_SMALLER = _relative_size(_SMALLER_WORD)
-_LARGER = _relative_size(_LARGER_WORD)
+_SMALLER = _relative_size(SMALLER_WORDS)
+_LARGER = _relative_size(LARGER_WORDS)
 
 
 def _size_reference(text: str, selection: Selection | None) -> tuple[str, bool] | None:

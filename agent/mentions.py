@@ -45,8 +45,11 @@ def _size_reference(comparative: str) -> tuple[re.Pattern[str], re.Pattern[str]]
     return after, before
 
 
-_SMALLER_AFTER, _SMALLER_BEFORE = _size_reference(r"(?:smaller|lighter|more\s+compact|tinier|leaner)")
-_LARGER_AFTER, _LARGER_BEFORE = _size_reference(r"(?:larger|bigger)")
+# Words that ask for a smaller or a larger model ('smaller', 'lighter'; 'bigger').
+SMALLER_WORDS = r"(?:smaller|lighter|more\s+compact|tinier|leaner|less\s+heavy)"
+LARGER_WORDS = r"(?:larger|bigger|heavier)"
+_SMALLER_AFTER, _SMALLER_BEFORE = _size_reference(SMALLER_WORDS)
+_LARGER_AFTER, _LARGER_BEFORE = _size_reference(LARGER_WORDS)
 _LIST_GAP = re.compile(r"^(?:\s*(?:,|and|or|nor|/)\s*)+$", re.IGNORECASE)
 
 
