@@ -29,14 +29,20 @@ from rsfmd.vocab import typical_modalities
 from tools.clarification import questions_for
 from tools.evidence import other_imagery
 from tools.explanation import explain
-from tools.filtering import FilterOutcome, filter_candidates, requested_imagery, violations
+from tools.filtering import (
+    FilterOutcome,
+    filter_candidates,
+    requested_imagery,
+    requested_modalities,
+    violations,
+)
 from tools.ranking import (
     LOW_CONFIDENCE,
     Candidate,
     Prediction,
-    field_confidence,
     overall_confidence,
     score_candidates,
+    size_confidence,
     unconfirmed_requirements,
 )
 from tools.retrieval import query_text
@@ -613,7 +619,7 @@ def _smallest_note(records: list[ModelRecord], query: StructuredQuery, shown: in
     type, by their smallest variant: the plain answer to 'which is the smallest model that ...'."""
     task = query.task_type
     # 'Sentinel-1 and Sentinel-2 together': a model for all the imagery asked for, not for part of it.
-    imagery = set(query.modality)
+    imagery = requested_modalities(query)
     passing = [
         r
         for r in records
@@ -627,13 +633,13 @@ def _smallest_note(records: list[ModelRecord], query: StructuredQuery, shown: in
     )
     scope = "pass the task's hard constraints"
     if len(imagery) > 1:
-        scope += f", take {' and '.join(m for m in query.modality)}"
+        scope += f", take {' and '.join(m for m in query.modality if m in imagery)}"
     if task:
         scope += f" and handle {task}"
     if not sized:
         return f"None of the {len(passing)} models to run that {scope} documents its size"
     sizes = ", ".join(
-        f"{r.model_name} ({'about ' if field_confidence(r, 'num_parameters') < LOW_CONFIDENCE else ''}"
+        f"{r.model_name} ({'about ' if size_confidence(r) < LOW_CONFIDENCE else ''}"
         f"{r.smallest_parameters:g}M)"
         for r in sized[:shown]
     )

@@ -99,6 +99,14 @@ def field_confidence(record: ModelRecord, field: str) -> float:
     return record.confidence.get(field, 1.0)
 
 
+def size_confidence(record: ModelRecord) -> float:
+    """The curator's confidence in the size shown for a record (its smallest variant's): that of
+    ``num_parameters`` when it is that size, else the lower of it and that of ``variants``."""
+    if record.num_parameters is not None and record.num_parameters == record.smallest_parameters:
+        return field_confidence(record, "num_parameters")
+    return min(field_confidence(record, "num_parameters"), field_confidence(record, "variants"))
+
+
 def query_weights(query: StructuredQuery) -> dict[str, float]:
     """Criterion weights for this query (sum to 1)."""
     w = dict(BASE_WEIGHTS)
@@ -371,7 +379,7 @@ def efficiency_fit(c: Candidate, query: StructuredQuery) -> Criterion:
     else:
         score = absolute
     budget = f" (budget {limit:g}M)" if limit is not None else ""
-    confidence = field_confidence(c.record, "num_parameters")
+    confidence = size_confidence(c.record)
     if confidence < LOW_CONFIDENCE:
         # Derived (a named backbone's standard size, a count from released code) or secondary.
         text = (
