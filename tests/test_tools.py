@@ -746,3 +746,16 @@ def test_a_coarse_embedding_grid_costs_data_fit_even_without_a_modality() -> Non
     assert fits["fine"].score == 0.6
     assert fits["coarse"].score == 0.3
     assert "coarser than your 10 m" in fits["coarse"].evidence[-1]
+
+
+def test_imagery_options_put_the_applications_usual_inputs_first() -> None:
+    from tools.clarification import MODALITY_OPTIONS, questions_for
+
+    def options(application: str | None) -> list[str]:
+        query = StructuredQuery(application=application) if application else StructuredQuery()
+        return next(q.options for q in questions_for(query, "missing", set()) if q.field == "modality")
+
+    assert options("flood mapping")[0].startswith("SAR")
+    assert options("building segmentation")[0].startswith("RGB")
+    assert options(None) == MODALITY_OPTIONS
+    assert sorted(options("flood mapping")) == sorted(MODALITY_OPTIONS)

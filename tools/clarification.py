@@ -6,6 +6,7 @@ import re
 
 from agent.query import StructuredQuery
 from agent.systems import ClarificationQuestion
+from rsfmd.vocab import typical_modalities
 
 APPLICATION_OPTIONS = [
     "land cover mapping",
@@ -48,7 +49,7 @@ def questions_for(
     if not query.application and not query.task_type and not query.datasets:
         ask("application", "What do you want the model to do (the application)?", APPLICATION_OPTIONS)
     if not query.modality and not query.datasets:
-        ask("modality", "What kind of imagery will you feed it?", MODALITY_OPTIONS)
+        ask("modality", "What kind of imagery will you feed it?", _modality_options(query))
     if reason == "missing" and out:
         return out
     if not query.sensor and query.modality and not set(query.modality) <= {"Text", "Multi-temporal"}:
@@ -65,6 +66,17 @@ def questions_for(
             ["Europe", "Africa", "North America", "Asia", "Global"],
         )
     return out
+
+
+def _modality_options(query: StructuredQuery) -> list[str]:
+    """The imagery options, the application's usual inputs first (SAR first for flood mapping)."""
+    usual = typical_modalities(query.application) if query.application else []
+
+    def place(option: str) -> int:
+        name = option.split()[0]
+        return usual.index(name) if name in usual else len(usual)
+
+    return sorted(MODALITY_OPTIONS, key=place)  # stable: the others keep their order
 
 
 def _sensor_options(query: StructuredQuery) -> list[str]:
