@@ -614,6 +614,28 @@ _OSM_NOT_INPUT = re.compile(
 )
 _OSM_LABELS = re.compile(r"label|annotation|ground[\s-]truth|training|mask|footprint|polygon|reference")
 
+# Backbone families a task asks for or rules out: 'CNN only', 'a ViT backbone', 'no transformers'.
+# A bare 'transformer' counts only with a qualifier or a negation (a power transformer is no backbone).
+_ARCHITECTURE_WORDS: tuple[tuple[str, str], ...] = (
+    (
+        "CNN",
+        r"cnns?|convnets?|convolutional(?:\s+neural)?(?:\s+networks?)?|resnets?(?:[\s-]?\d+)?|"
+        r"convnext|efficientnets?|mobilenets?",
+    ),
+    (
+        "transformer",
+        r"vision\s+transformers?|transformer[\s-]+(?:based|backbones?|models?|architectures?|encoders?)|"
+        r"vits?(?:[\s-][a-z]\b)?|swin(?:[\s-]transformers?)?|(?<=no )transformers?|(?<=not a )transformer|"
+        r"(?<=without )transformers?|(?<=not )transformers?",
+    ),
+    ("Mamba", r"v?mamba|state[\s-]space\s+models?"),
+)
+_ARCHITECTURE_NEGATION = re.compile(
+    r"(?:\bnot?|\bwithout|\bavoid(?:ing)?|\bexcept|\brather\s+than|\binstead\s+of|\bnothing)"
+    r"(?:\s+(?:with|using|use|based\s+on))?(?:\s+(?:an?|any))?\s*$"
+)
+
+
 # A model to talk with: it must write free text, as a multimodal LLM does.
 _CONVERSATIONAL = re.compile(
     r"\bchat(?:s|ting|bot|bots)?\b|\bconversation(?:al|s)?\b|\bmultimodal\s+(?:llm|large\s+language\s+model)s?\b|"
@@ -947,6 +969,22 @@ def _sibling_application(
     return siblings[0] if len(siblings) == 1 else None
 
 
+def _architectures(lowered: str) -> list[str]:
+    """Backbone families the task accepts: those it asks for, else all those it does not rule out;
+    empty when it names none."""
+    wanted: list[str] = []
+    excluded: list[str] = []
+    for family, words in _ARCHITECTURE_WORDS:
+        for match in re.finditer(rf"(?<![a-z0-9-])(?:{words})(?![a-z0-9])", lowered):
+            before = lowered[max(0, match.start() - 30) : match.start()]
+            (excluded if _ARCHITECTURE_NEGATION.search(before) else wanted).append(family)
+    if wanted:
+        return [f for f in dict.fromkeys(wanted) if f not in excluded]
+    if excluded:
+        return [f for f, _ in _ARCHITECTURE_WORDS if f not in excluded]
+    return []
+
+
 def _osm_not_input(written: str, lowered: str) -> list[str]:
     """The phrases that name OpenStreetMap as no input ('where OSM is incomplete'), when every
     vector-map term of the task is OpenStreetMap named that way; else nothing."""
@@ -1146,6 +1184,7 @@ def interpret(
         )
     priorities = [label for label, pattern in _PRIORITIES if re.search(pattern, lowered)]
     earliest, latest, said = _release_years(lowered)
+    architectures = _architectures(lowered)
     if said is not None:
         notes.append(f"'{said}' read as the model's release year")
     if device in {"edge", "cpu"} and "efficiency" not in priorities:
@@ -1236,6 +1275,7 @@ def interpret(
         precomputed_embeddings=bool(_PRECOMPUTED_EMBEDDINGS.search(lowered)),
         frozen_encoder=frozen,
         conversational=conversational,
+        architectures=architectures,
         min_release_year=earliest,
         max_release_year=latest,
     )

@@ -166,6 +166,10 @@ class StructuredQuery(BaseModel):
     conversational: bool = Field(
         default=False, description="The user wants to chat with the model: it must write free text."
     )
+    architectures: list[str] = Field(
+        default_factory=list,
+        description="Backbone families the user accepts ('CNN', 'transformer', 'Mamba'); empty: any.",
+    )
     min_release_year: int | None = Field(default=None, description="Released in this year or later.")
     max_release_year: int | None = Field(default=None, description="Released in this year or earlier.")
     assumed_modality: list[str] = Field(
@@ -261,6 +265,8 @@ class StructuredQuery(BaseModel):
             parts.append("precomputed embeddings")
         if years := self.release_years():
             parts.append(years)
+        if self.architectures:
+            parts.append("architecture: " + " or ".join(self.architectures))
         return parts
 
     def release_years(self) -> str | None:

@@ -49,6 +49,25 @@ _PROMPTS = re.compile(
     r"\b(?:points?|box(?:es)?|clicks?)(?:\s+(?:and|or)\s+(?:points?|box(?:es)?|clicks?))?[\s-]+prompts?\b",
     re.IGNORECASE,
 )
+# Architecture families named in a backbone ('ResNet-50', 'ViT-B/16', 'Swin-T', 'VMamba').
+_ARCHITECTURES: tuple[tuple[str, re.Pattern[str]], ...] = (
+    (
+        "CNN",
+        re.compile(
+            r"\b(?:resnet|resnext|wide[\s-]resnet|convnext|u-?net|cnns?|efficientnet|mobilenet|vgg|hrnet|"
+            r"densenet|convolutional|regnet|darknet|cspnext|cspdarknet|rn\d+)\w*",
+            re.IGNORECASE,
+        ),
+    ),
+    (
+        "transformer",
+        re.compile(
+            r"\b(?:vit|swin|transformer|deit|beit|hivit|itpn|segformer|twins|perceiver|dinov2)\w*",
+            re.IGNORECASE,
+        ),
+    ),
+    ("Mamba", re.compile(r"\b(?:v?mamba|state[\s-]space)\w*", re.IGNORECASE)),
+)
 _TEXT_ENCODER_LLM = re.compile(
     r"\bllm2vec\b[\w\s.-]*|\bllms?[\s-]+(?:based[\s-]+)?text[\s-]+encoders?\b|"
     r"\b(?:m?llms?|gpt-?\w*)[\s-]+(?:generated|written|annotated|produced|refined)\b",
@@ -349,6 +368,13 @@ class ModelRecord(_Strict):
             return True
         described = _TEXT_ENCODER_LLM.sub("", f"{self.backbone or ''} {self.short_description}")
         return bool(_GENERATIVE_LLM.search(described))
+
+    @property
+    def architectures(self) -> frozenset[str]:
+        """Architecture families of the record's backbones ('CNN', 'transformer', 'Mamba'), from
+        their names; empty when no backbone names one."""
+        named = " ".join([self.backbone or "", *(v.backbone or "" for v in self.variants)])
+        return frozenset(family for family, pattern in _ARCHITECTURES if pattern.search(named))
 
     @property
     def takes_prompts(self) -> bool:

@@ -1309,3 +1309,36 @@ def test_colab_alone_is_a_gpu_and_its_free_tier_a_t4() -> None:
 def test_the_global_south_is_no_global_scope() -> None:
     assert "Global" not in interpret("urban mapping in the Global South").query.region
     assert interpret("land cover mapping, global coverage").query.region == ["Global"]
+
+
+@pytest.mark.parametrize(
+    ("text", "families"),
+    [
+        ("land cover mapping with Sentinel-2 but not with a transformer, CNN only", ["CNN"]),
+        ("crop mapping with a ViT backbone", ["transformer"]),
+        ("flood mapping, no transformers please", ["CNN", "Mamba"]),
+        ("a Mamba model for change detection", ["Mamba"]),
+        ("something based on ResNet-50 for scene classification", ["CNN"]),
+        ("detect power transformers in substations", []),
+        ("compare SatMamba and DOFA", []),
+    ],
+)
+def test_backbone_families_asked_for_or_ruled_out(text: str, families: list[str]) -> None:
+    assert interpret(text).query.architectures == families
+
+
+def test_a_backbone_family_is_a_hard_constraint_and_an_undocumented_one_is_unconfirmed() -> None:
+    by_id = {r.model_id: r for r in load_records()}
+    assert by_id["seco"].architectures == frozenset({"CNN"})
+    assert by_id["dofa"].architectures == frozenset({"transformer"})
+    assert by_id["satmamba"].architectures == frozenset({"Mamba"})
+    assert by_id["decur"].architectures == frozenset({"CNN", "transformer"})  # ResNet-50 and ViT variants
+    selection = select_models(
+        "land cover mapping with Sentinel-2, CNN only", k=3, clarify=False, settings=_settings()
+    )
+    assert "architecture: CNN" in selection.understood()
+    for m in selection.models:
+        families = by_id[m.model_id].architectures
+        assert "CNN" in families or not families, m.name
+        if not families:
+            assert any(t.startswith("Backbone family not documented") for t in m.trade_offs)

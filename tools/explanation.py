@@ -91,6 +91,8 @@ def _trade_offs(c: Candidate, query: StructuredQuery) -> list[str]:
             out.append(f"Does not meet your {constraint.replace('_', ' ')} constraint (closest match)")
     if years and r.year is None:
         out.append(f"Release year unknown: confirm it was {years}")
+    if query.architectures and not r.architectures:
+        out.append(f"Backbone family not documented: confirm it is a {' or '.join(query.architectures)}")
     mismatch = region_fit(r, query.region).mismatch if query.region else None
     if mismatch and not any(mismatch in line for line in out):
         out.append(mismatch[0].upper() + mismatch[1:])

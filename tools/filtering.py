@@ -42,6 +42,7 @@ RELAXATION_ORDER: tuple[str, ...] = (
     "precomputed_embeddings",
     "sensor",
     "release_year",
+    "architecture",
     "exclusions",
     "weights",
     "license",
@@ -228,6 +229,14 @@ def release_violation(record: ModelRecord, query: StructuredQuery) -> str | None
     return None
 
 
+def architecture_violation(record: ModelRecord, query: StructuredQuery) -> str | None:
+    """A backbone of another family than the user accepts ('CNN only'); an unnamed one passes."""
+    have = record.architectures
+    if not query.architectures or not have or have & set(query.architectures):
+        return None
+    return f"{' and '.join(sorted(have))} backbone, not {' or '.join(query.architectures)}"
+
+
 RULES: dict[str, Callable[[ModelRecord, StructuredQuery], str | None]] = {
     "modality": modality_violation,
     "task": task_violation,
@@ -239,6 +248,7 @@ RULES: dict[str, Callable[[ModelRecord, StructuredQuery], str | None]] = {
     "license": license_violation,
     "precomputed_embeddings": embeddings_violation,
     "release_year": release_violation,
+    "architecture": architecture_violation,
 }
 
 

@@ -695,7 +695,8 @@ def frozen_fit(c: Candidate) -> Criterion:
 
 
 def unconfirmed_requirements(record: ModelRecord, query: StructuredQuery) -> list[str]:
-    """The user's licence, weights and release-year requirements RS-FMD cannot confirm for this record."""
+    """The user's licence, weights, release-year and backbone requirements RS-FMD cannot confirm for
+    this record."""
     out = []
     if query.licenses and within_licenses(record.license, query.licenses) is None:
         out.append(f"a {' or '.join(query.licenses)} licence")
@@ -705,6 +706,8 @@ def unconfirmed_requirements(record: ModelRecord, query: StructuredQuery) -> lis
         out.append("downloadable weights")
     if (years := query.release_years()) and record.year is None:
         out.append(years)
+    if query.architectures and not record.architectures:
+        out.append(f"a {' or '.join(query.architectures)} backbone")
     return out
 
 
