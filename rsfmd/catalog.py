@@ -7,7 +7,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from rsfmd.schema import ModelRecord
+from rsfmd.schema import ARCHITECTURE_FAMILIES, ModelRecord
 from rsfmd.vocab import get_vocabulary, term_key
 
 COVERAGE_FIELDS: tuple[str, ...] = (
@@ -102,6 +102,7 @@ def filter_records(
     max_parameters: float | None = None,
     year: int | None = None,
     since: int | None = None,
+    architecture: str | None = None,
 ) -> list[ModelRecord]:
     """Records matching every given filter (vocabulary synonyms accepted)."""
     out = list(records)
@@ -122,6 +123,14 @@ def filter_records(
         out = [r for r in out if r.year == year]
     if since is not None:
         out = [r for r in out if r.year is not None and r.year >= since]
+    if architecture:
+        families = {f.lower(): f for f in ARCHITECTURE_FAMILIES}
+        family = families.get(architecture.strip().lower())
+        if family is None:
+            raise ValueError(
+                f"unknown architecture {architecture!r}: use one of {', '.join(ARCHITECTURE_FAMILIES)}"
+            )
+        out = [r for r in out if family in r.architectures]
     return out
 
 

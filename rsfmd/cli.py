@@ -16,7 +16,6 @@ from rsfmd.catalog import (
     suggest_names,
 )
 from rsfmd.loader import DatabaseError, load_database, load_records
-from rsfmd.vocab import UnknownTermError
 
 
 def register(subparsers: Any) -> None:
@@ -46,6 +45,7 @@ def register(subparsers: Any) -> None:
     listing.add_argument("--max-params", type=float, help="Smallest variant at most this many millions.")
     listing.add_argument("--year", type=int, help="Released in this year.")
     listing.add_argument("--since", type=int, help="Released in this year or later.")
+    listing.add_argument("--architecture", help="Backbone family: CNN, transformer or Mamba.")
     listing.add_argument("--json", action="store_true", help="Print a JSON list.")
     listing.add_argument("--path", help="JSONL file or folder (default: shipped database).")
     listing.set_defaults(handler=_list)
@@ -139,8 +139,9 @@ def _list(args: argparse.Namespace) -> int:
             max_parameters=args.max_params,
             year=args.year,
             since=args.since,
+            architecture=args.architecture,
         )
-    except UnknownTermError as exc:
+    except ValueError as exc:  # an unknown vocabulary term or architecture
         print(f"error: {exc}", file=sys.stderr)
         return 2
     found.sort(key=lambda r: r.model_name.lower())

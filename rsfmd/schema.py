@@ -68,6 +68,7 @@ _ARCHITECTURES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ),
     ("Mamba", re.compile(r"\b(?:v?mamba|state[\s-]space)\w*", re.IGNORECASE)),
 )
+ARCHITECTURE_FAMILIES: tuple[str, ...] = tuple(family for family, _ in _ARCHITECTURES)
 _TEXT_ENCODER_LLM = re.compile(
     r"\bllm2vec\b[\w\s.-]*|\bllms?[\s-]+(?:based[\s-]+)?text[\s-]+encoders?\b|"
     r"\b(?:m?llms?|gpt-?\w*)[\s-]+(?:generated|written|annotated|produced|refined)\b",

@@ -122,3 +122,13 @@ def test_closed_output_pipe_ends_quietly_and_writes_nothing(tmp_path: Path) -> N
         assert proc.wait(timeout=60) == 141
     assert "Traceback" not in stderr
     assert data.read_bytes() == before
+
+
+def test_list_filters_by_backbone_family(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "db", "list", "--architecture", "mamba", "--json")
+    assert code == 0
+    rows = json.loads(out)
+    assert {row["model_id"] for row in rows} >= {"satmamba", "roma"}
+    code, _, err = run(capsys, "db", "list", "--architecture", "LSTM")
+    assert code == 2
+    assert "unknown architecture 'LSTM': use one of CNN, transformer, Mamba" in err
