@@ -21,6 +21,8 @@ _OPEN = re.compile(
     re.IGNORECASE,
 )
 _NOTE = re.compile(r"\([^()]*\)")  # "(weights, per torchgeo)", "(README statement)"
+# A note saying a part is the weights' licence: "(weights)", "(Hugging Face model card)".
+_WEIGHTS = r"weight|checkpoint|model"
 
 
 # Licences a user can name by family: ('Apache-2.0', 'MIT', 'BSD').
@@ -32,13 +34,30 @@ LICENSE_FAMILIES: tuple[tuple[str, re.Pattern[str]], ...] = (
 
 
 def _parts(license_text: str | None) -> list[str] | None:
-    """The licences a record states for its weights (notes in brackets dropped); None when unknown."""
+    """The licences a record states for its weights (notes in brackets dropped); None when unknown.
+
+    When some parts are marked as the weights' ('Apache-2.0 (weights); MIT (code)'), those parts
+    are the weights' licences; otherwise every part counts.
+    """
     if not license_text or not license_text.strip():
         return None
     notes = " ".join(_NOTE.findall(license_text)).lower()
-    if re.search(r"\b(?:code|data)\b", notes) and not re.search(r"weight|checkpoint|model", notes):
+    if re.search(r"\b(?:code|data)\b", notes) and not re.search(_WEIGHTS, notes):
         return None  # only the code's or the data's licence is stated, not the weights'
-    return [p.strip() for p in re.split(r"[;,]|\band\b", _NOTE.sub("", license_text)) if p.strip()] or None
+    found: list[str] = []
+
+    def hold(match: re.Match[str]) -> str:
+        found.append(match.group(0).lower())
+        return f"\x00{len(found) - 1}\x00"
+
+    pieces = [p for p in re.split(r"[;,]|\band\b", _NOTE.sub(hold, license_text)) if p.strip()]
+    bare = [re.sub(r"\x00\d+\x00", "", p).strip() for p in pieces]
+    marked = [
+        text
+        for piece, text in zip(pieces, bare, strict=True)
+        if text and re.search(_WEIGHTS, " ".join(found[int(i)] for i in re.findall(r"\x00(\d+)\x00", piece)))
+    ]
+    return marked or [text for text in bare if text] or None
 
 
 def allows_commercial_use(license_text: str | None) -> bool | None:

@@ -127,3 +127,16 @@ def test_named_licences_filter_and_say_when_none_is_confirmed() -> None:
         settings=Settings(memory={"enabled": False}),  # type: ignore[arg-type]
     )
     assert any("No model left states a BSD licence" in a for a in selection.assumptions)
+
+
+def test_the_weights_licence_decides_when_the_record_names_it() -> None:
+    assert within_licenses("MIT (code); Apache-2.0 (Hugging Face model card)", ["Apache-2.0"]) is True
+    assert within_licenses("Apache-2.0 (weights); MIT (GitHub code)", ["Apache-2.0"]) is True
+    assert within_licenses("Apache-2.0 (code); CC-BY-4.0 (weights)", ["Apache-2.0"]) is False
+    assert within_licenses("Apache-2.0 (code); CC-BY-NC-SA-4.0 (weights)", ["Apache-2.0"]) is False
+    # Without a part marked as the weights', every part counts.
+    assert within_licenses("Apache-2.0 (README statement); LICENSE file says MIT", ["Apache-2.0"]) is False
+    assert (
+        within_licenses("Apache-2.0 (README statement); LICENSE file says MIT", ["Apache-2.0", "MIT"]) is True
+    )
+    assert within_licenses("MIT (code)", ["MIT"]) is None
