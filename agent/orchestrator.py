@@ -22,6 +22,7 @@ from agent.resources import Resources
 from agent.selection import RankedModel, Selection, SimilarTask, Status, TraceStep
 from agent.settings import Settings
 from agent.systems import ClarificationQuestion
+from agent.wording import with_article
 from rsfmd.datasets import find_dataset
 from rsfmd.licenses import within_licenses
 from rsfmd.schema import Category, ModelRecord
@@ -358,7 +359,7 @@ class Orchestrator:
         licences = turn.query.licenses
         if licences and not any(within_licenses(c.record.license, licences) for c in turn.candidates):
             note = (
-                f"No model left states a {' or '.join(licences)} licence: those shown state none "
+                f"No model left states {with_article(' or '.join(licences))} licence: those shown state none "
                 "for their weights, or are closest matches"
             )
             if note not in turn.notes:

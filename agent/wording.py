@@ -154,3 +154,14 @@ def _tail_only(a: str, b: str) -> bool:
             break
         shared += 1
     return shared >= min(len(a), len(b)) - 3
+
+
+def with_article(phrase: str) -> str:
+    """``phrase`` after 'a' or 'an' as it is said: 'an Apache-2.0 licence', 'an MIT licence',
+    'a CNN backbone', 'a BSD licence'."""
+    word = re.split(r"[\s/-]", phrase.strip(), maxsplit=1)[0]
+    letters = re.sub(r"[^A-Za-z]", "", word)
+    acronym = len(letters) > 1 and letters.isupper()
+    first = letters[:1]
+    vowel_sound = first in "AEFHILMNORSX" if acronym else first.lower() in "aeiou"
+    return f"{'an' if first and vowel_sound else 'a'} {phrase}"

@@ -96,3 +96,19 @@ def test_a_task_in_another_language_is_answered_with_what_to_do() -> None:
     assert "Understood: SAR; Sentinel-1" in text
     english = select_models("flood mapping with Sentinel-1", settings=_settings())
     assert not any("written in" in a for a in english.assumptions)
+
+
+@pytest.mark.parametrize(
+    ("phrase", "said"),
+    [
+        ("Apache-2.0 licence", "an Apache-2.0 licence"),
+        ("MIT licence", "an MIT licence"),
+        ("BSD licence", "a BSD licence"),
+        ("CNN backbone", "a CNN backbone"),
+        ("transformer backbone", "a transformer backbone"),
+    ],
+)
+def test_the_article_follows_how_a_phrase_is_said(phrase: str, said: str) -> None:
+    from agent.wording import with_article
+
+    assert with_article(phrase) == said

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from agent.query import StructuredQuery
 from agent.selection import EvidenceNumber, Links, RankedModel
+from agent.wording import with_article
 from rsfmd.licenses import allows_commercial_use, within_licenses
 from rsfmd.schema import Category, ModelRecord
 from tools.ranking import Candidate, region_fit
@@ -92,7 +93,9 @@ def _trade_offs(c: Candidate, query: StructuredQuery) -> list[str]:
     if years and r.year is None:
         out.append(f"Release year unknown: confirm it was {years}")
     if query.architectures and not r.architectures:
-        out.append(f"Backbone family not documented: confirm it is a {' or '.join(query.architectures)}")
+        out.append(
+            f"Backbone family not documented: confirm it is {with_article(' or '.join(query.architectures))}"
+        )
     mismatch = region_fit(r, query.region).mismatch if query.region else None
     if mismatch and not any(mismatch in line for line in out):
         out.append(mismatch[0].upper() + mismatch[1:])

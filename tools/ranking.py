@@ -19,6 +19,7 @@ from typing import Any, TypeVar, cast
 
 from agent.interpreter import find_terms
 from agent.query import StructuredQuery
+from agent.wording import with_article
 from rsfmd.datasets import (
     bench_application,
     dataset_identity,
@@ -699,7 +700,7 @@ def unconfirmed_requirements(record: ModelRecord, query: StructuredQuery) -> lis
     this record."""
     out = []
     if query.licenses and within_licenses(record.license, query.licenses) is None:
-        out.append(f"a {' or '.join(query.licenses)} licence")
+        out.append(f"{with_article(' or '.join(query.licenses))} licence")
     elif query.commercial_use and allows_commercial_use(record.license) is None:
         out.append("commercial use")
     if query.open_weights and record.weights_released is None:
@@ -707,7 +708,7 @@ def unconfirmed_requirements(record: ModelRecord, query: StructuredQuery) -> lis
     if (years := query.release_years()) and record.year is None:
         out.append(years)
     if query.architectures and not record.architectures:
-        out.append(f"a {' or '.join(query.architectures)} backbone")
+        out.append(f"{with_article(' or '.join(query.architectures))} backbone")
     return out
 
 
