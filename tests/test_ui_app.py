@@ -128,6 +128,8 @@ def test_explore_filters_combine(records: list[ModelRecord]) -> None:
         assert "SAR" in r.modalities and r.year is not None and r.year >= 2022
         assert r.smallest_parameters is not None and r.smallest_parameters <= 100
     assert len(apply_filter(records, RecordFilter())) == len(records)
+    mamba = apply_filter(records, RecordFilter(architecture="Mamba"))
+    assert mamba and all("Mamba" in r.architectures for r in mamba)
     commercial = apply_filter(records, RecordFilter(commercial_only=True))
     assert commercial and len(commercial) < len(records)
     assert all(allows_commercial_use(r.license) for r in commercial)

@@ -11,7 +11,7 @@ import gradio as gr
 
 from rsfmd.catalog import database_stats, filter_records, find_record, sources_for_field
 from rsfmd.licenses import allows_commercial_use
-from rsfmd.schema import ModelRecord
+from rsfmd.schema import ARCHITECTURE_FAMILIES, ModelRecord
 from ui.cards import link_html
 
 ANY = "any"
@@ -44,6 +44,7 @@ class RecordFilter:
     modality: str = ANY
     sensor: str = ANY
     task_type: str = ANY
+    architecture: str = ANY
     min_params: float | None = None
     max_params: float | None = None
     min_year: int | None = None
@@ -70,6 +71,7 @@ def apply_filter(records: Sequence[ModelRecord], f: RecordFilter) -> list[ModelR
         category=_given(f.category),
         task_type=_given(f.task_type),
         max_parameters=f.max_params,
+        architecture=_given(f.architecture),
     )
     if f.min_params is not None:
         out = [r for r in out if (p := r.largest_parameters) is not None and p >= f.min_params]
@@ -220,6 +222,7 @@ class ExploreTab:
             self.modality = gr.Dropdown(_choices(stats["by_modality"]), value=ANY, label="Modality")
             self.sensor = gr.Dropdown(_choices(stats["by_sensor"]), value=ANY, label="Sensor")
             self.task_type = gr.Dropdown(_choices(stats["by_task_type"]), value=ANY, label="Task type")
+            self.architecture = gr.Dropdown([ANY, *ARCHITECTURE_FAMILIES], value=ANY, label="Backbone")
         with gr.Row():
             self.min_params = gr.Number(label="Min params (M)", value=None, placeholder="any", minimum=0)
             self.max_params = gr.Number(label="Max params (M)", value=None, placeholder="any", minimum=0)
@@ -250,7 +253,7 @@ class ExploreTab:
         )
         self.detail = gr.HTML(elem_id="explore-detail")
         filters = [
-            self.text, self.category, self.modality, self.sensor, self.task_type,
+            self.text, self.category, self.modality, self.sensor, self.task_type, self.architecture,
             self.min_params, self.max_params, self.min_year, self.max_year, self.weights,
             self.commercial, self.sort,
         ]  # fmt: skip
@@ -272,6 +275,7 @@ class ExploreTab:
         modality: str,
         sensor: str,
         task_type: str,
+        architecture: str,
         min_params: float | None,
         max_params: float | None,
         min_year: float | None,
@@ -287,6 +291,7 @@ class ExploreTab:
             modality=modality or ANY,
             sensor=sensor or ANY,
             task_type=task_type or ANY,
+            architecture=architecture or ANY,
             min_params=min_params if min_params else None,  # an empty or 0 bound means no bound
             max_params=max_params if max_params else None,
             min_year=int(min_year) if min_year is not None else None,
