@@ -115,7 +115,10 @@ class Session:
             return selection
         self._turn = Turn(text=text, k=self.k, clarify=self.clarify)
         self._asked, self._answers = [], {}
-        return self._run()
+        selection = self._run()
+        if ordinal_note:
+            selection.assumptions.insert(0, ordinal_note)
+        return selection
 
     def _changes_task(self, text: str) -> bool:
         """Whether ``text`` changes the last task: no application or task of its own, but something
