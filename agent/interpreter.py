@@ -1222,6 +1222,10 @@ def interpret(
             and not (r == "Global" and re.match(r"\s+(?:south|north)\b", plain[end:], re.IGNORECASE))
         )
     )
+    if hemisphere := re.search(r"\bglobal\s+(?:south|north)\b", plain, re.IGNORECASE):
+        notes.append(
+            f"'{hemisphere.group(0)}' is no region RS-FMD places: models are not weighed by region for it"
+        )
     languages = list(
         dict.fromkeys(
             m.group(0).capitalize()

@@ -69,6 +69,8 @@ _SMALLEST_QUESTION = re.compile(
     re.IGNORECASE,
 )
 
+_NO_APPLICATION = "No application of RS-FMD recognised in the task: ranked on general-purpose capability"
+
 StateName = Literal["interpret", "check", "retrieve", "filter", "rank", "clarify", "explain", "done"]
 
 # Applications RS-FMD covers only at its edge: said in the answer so nobody mistakes the best
@@ -258,9 +260,8 @@ class Orchestrator:
             return "clarify"
         for name in missing:
             if name == "application":
-                turn.notes.append(
-                    "No application of RS-FMD recognised in the task: ranked on general-purpose capability"
-                )
+                if not catalogue:  # a question about the catalogue asks for none
+                    turn.notes.append(_NO_APPLICATION)
                 continue
             typical = typical_modalities(turn.query.application)
             if typical:

@@ -1277,6 +1277,7 @@ def test_a_question_about_the_catalogue_is_answered_without_questions_back() -> 
             if a.startswith("Smallest of the ") or "pass the hard constraints of this task" in a
         ]
         assert len(answers) == 1, text
+        assert not any(a.startswith("No application of RS-FMD recognised") for a in selection.assumptions)
     # Asking for advice is a task to pin down first.
     advice = Session(_settings(), k=3).ask("Which model should I use with Sentinel-2?")
     assert advice.status == Status.needs_clarification
@@ -1307,7 +1308,11 @@ def test_colab_alone_is_a_gpu_and_its_free_tier_a_t4() -> None:
 
 
 def test_the_global_south_is_no_global_scope() -> None:
-    assert "Global" not in interpret("urban mapping in the Global South").query.region
+    result = interpret("urban mapping in the Global South")
+    assert "Global" not in result.query.region
+    assert (
+        "'Global South' is no region RS-FMD places: models are not weighed by region for it" in result.notes
+    )
     assert interpret("land cover mapping, global coverage").query.region == ["Global"]
 
 
