@@ -23,6 +23,8 @@ _OPEN = re.compile(
 _NOTE = re.compile(r"\([^()]*\)")  # "(weights, per torchgeo)", "(README statement)"
 # A note saying a part is the weights' licence: "(weights)", "(Hugging Face model card)".
 _WEIGHTS = r"weight|checkpoint|model"
+# Between two licences, outside any note: ';', ',' or 'and' ("MIT (code); CC-BY-4.0 (weights, per torchgeo)").
+_SEPARATOR = re.compile(r"(?:[;,]|\band\b)(?![^()]*\))")
 
 
 # Licences a user can name by family: ('Apache-2.0', 'MIT', 'BSD').
@@ -44,18 +46,12 @@ def _parts(license_text: str | None) -> list[str] | None:
     notes = " ".join(_NOTE.findall(license_text)).lower()
     if re.search(r"\b(?:code|data)\b", notes) and not re.search(_WEIGHTS, notes):
         return None  # only the code's or the data's licence is stated, not the weights'
-    found: list[str] = []
-
-    def hold(match: re.Match[str]) -> str:
-        found.append(match.group(0).lower())
-        return f"\x00{len(found) - 1}\x00"
-
-    pieces = [p for p in re.split(r"[;,]|\band\b", _NOTE.sub(hold, license_text)) if p.strip()]
-    bare = [re.sub(r"\x00\d+\x00", "", p).strip() for p in pieces]
+    pieces = [p for p in _SEPARATOR.split(license_text) if p.strip()]
+    bare = [_NOTE.sub("", p).strip() for p in pieces]
     marked = [
         text
         for piece, text in zip(pieces, bare, strict=True)
-        if text and re.search(_WEIGHTS, " ".join(found[int(i)] for i in re.findall(r"\x00(\d+)\x00", piece)))
+        if text and re.search(_WEIGHTS, " ".join(_NOTE.findall(piece)).lower())
     ]
     return marked or [text for text in bare if text] or None
 
