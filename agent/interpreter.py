@@ -985,10 +985,9 @@ def _architectures(lowered: str) -> list[str]:
     return []
 
 
-def _osm_not_input(written: str, lowered: str) -> list[str]:
+def _osm_not_input(written: str, lowered: str, spans: Sequence[tuple[int, int]]) -> list[str]:
     """The phrases that name OpenStreetMap as no input ('where OSM is incomplete'), when every
-    vector-map term of the task is OpenStreetMap named that way; else nothing."""
-    spans = [(s, e) for m, s, e in find_terms(written, "modalities") if m == "Vector map"]
+    vector-map term of the task (at ``spans``) is OpenStreetMap named that way; else nothing."""
     contexts = [m.span() for m in _OSM_NOT_INPUT.finditer(lowered)]
     if not spans or not all(
         re.fullmatch(_OSM, lowered[s:e]) and any(a <= s and e <= b for a, b in contexts) for s, e in spans
@@ -1016,12 +1015,14 @@ def interpret(
     # A modality word inside an application's name is no input modality ('local climate zone'),
     # unless the application works on that modality ('hyperspectral image classification').
     apps = find_terms(lowered, "applications")
+    modality_terms = find_terms(written, "modalities")
     modalities = [
         m
-        for m, s, e in find_terms(written, "modalities")
+        for m, s, e in modality_terms
         if not any(a <= s and e <= b and m not in typical_modalities(app) for app, a, b in apps)
     ]
-    if "Vector map" in modalities and (spans := _osm_not_input(written, lowered)):
+    vector_spans = [(s, e) for m, s, e in modality_terms if m == "Vector map"]
+    if "Vector map" in modalities and (spans := _osm_not_input(written, lowered, vector_spans)):
         modalities.remove("Vector map")
         role = "the source of the labels" if _OSM_LABELS.search(spans[0].lower()) else "the map to complete"
         notes.append(f"'{spans[0]}' read as {role}, not as an input")
