@@ -370,7 +370,7 @@ class Orchestrator:
         catalogue = bool(
             strict
             and not (query.application or query.task_type or turn.named_only)
-            and (query.modality or query.sensor or query.min_release_year or query.max_release_year)
+            and _catalogue_terms(query)
             and _CATALOGUE_QUESTION.search(turn.text)
         )
         if smallest or catalogue:
@@ -655,9 +655,14 @@ def _smallest_note(records: list[ModelRecord], query: StructuredQuery, shown: in
 def _asks_the_catalogue(turn: Turn) -> bool:
     """Whether the task is a question about RS-FMD itself ('which models take EnMAP?', 'the
     smallest model that takes Sentinel-1'), with something to answer it on: no questions back."""
-    query = turn.query
-    if not (query.modality or query.sensor or query.min_release_year or query.max_release_year):
+    if not _catalogue_terms(turn.query):
         return False
     if _SMALLEST_QUESTION.search(turn.text):
         return True
     return bool(_CATALOGUE_QUESTION.search(turn.text)) and not _ADVICE.search(turn.text)
+
+
+def _catalogue_terms(query: StructuredQuery) -> bool:
+    """Whether the task names something RS-FMD can be searched on without a task: imagery, a sensor
+    or release years."""
+    return bool(query.modality or query.sensor or query.min_release_year or query.max_release_year)
