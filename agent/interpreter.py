@@ -551,6 +551,8 @@ _PERMISSIVE_NAMED = re.compile(
     rf"\b{_LICENCE_NAME}"
     r"(?=[^.]{0,40}\blicen[cs](?:e|ed|ing)\b|\s*(?:or|/|,)\s*(?:apache|mit|bsd)\b|[\s-]licen[cs]ed\b)"
     r"|\blicen[cs]ed? (?:under )?(?:apache|mit|bsd)\b|\bapache[\s-]2(?:\.0)?\b"
+    # 'SAR ship detection, under 30M params, Apache': a bare licence name closing a list of constraints.
+    rf"|(?:(?<=,)|(?<=;))\s*{_LICENCE_NAME}(?=\s*(?:only)?\s*(?:$|[.;!?)]))"
 )
 _LICENCE_RUN = re.compile(rf"(?:[\s-]*2(?:\.0)?\b)?(?:\s*(?:,|/|or|and)\s*{_LICENCE_NAME})*")
 _LICENCE_LIST = re.compile(rf"\b{_LICENCE_NAME}")
@@ -911,7 +913,10 @@ _GENERIC = (
     # support EnMAP data?').
     "accept accepts all are available can compatible could does foundation handle handles input "
     "inputs list recommend should support supported supports take takes that there work works "
-    "how many exist exists show"
+    "how many exist exists show "
+    # Nor does asking for the size, or for imagery taken together ('the smallest model for optical
+    # and SAR data together').
+    "smallest largest biggest lightest tiniest optical both together jointly"
 )
 _GENERIC_WORDS = frozenset(_GENERIC.split())
 

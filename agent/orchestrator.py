@@ -384,10 +384,20 @@ class Orchestrator:
                 turn.notes.append(_smallest_note(passing, query))
             else:
                 # 'which models take EnMAP?': a question about the catalogue; say how many answer it.
+                groups = _imagery_groups(requested_modalities(query))
+                # A model passes on any one of the imagery asked for: 'optical and SAR' also asks
+                # how many take them all.
+                both = sum(_takes_all(r, groups) for r in passing)
+                together = (
+                    f" ({both} of them {'takes' if both == 1 else 'take'} "
+                    f"{' and '.join(name for name, _ in groups)} together)"
+                    if len(groups) > 1
+                    else ""
+                )
                 turn.notes.append(
-                    f"{len(passing)} models in RS-FMD pass the hard constraints of this task; shown are the "
-                    "best placed on general-purpose capability (browse them in the app's Explore tab or "
-                    "with `remsa db list`)"
+                    f"{len(passing)} models in RS-FMD pass the hard constraints of this task{together}; "
+                    "shown are the best placed on general-purpose capability (browse them in the app's "
+                    "Explore tab or with `remsa db list`)"
                 )
         if not turn.candidates:
             turn.status = Status.no_match
@@ -621,21 +631,21 @@ def _smallest_note(records: list[ModelRecord], query: StructuredQuery, shown: in
     type, by their smallest variant: the plain answer to 'which is the smallest model that ...'."""
     task = query.task_type
     # 'Sentinel-1 and Sentinel-2 together': a model for all the imagery asked for, not for part of it.
-    imagery = requested_modalities(query)
+    groups = _imagery_groups(requested_modalities(query))
     passing = [
         r
         for r in records
         if r.category != Category.embedding_product
         and (task is None or task in r.all_task_types)
-        and imagery <= set(r.modalities)
+        and _takes_all(r, groups)
     ]
     sized = sorted(
         (r for r in passing if r.smallest_parameters is not None),
         key=lambda r: (r.smallest_parameters or 0.0, r.model_name),
     )
     scope = "pass the task's hard constraints"
-    if len(imagery) > 1:
-        scope += f", take {' and '.join(m for m in query.modality if m in imagery)}"
+    if len(groups) > 1:
+        scope += f", take {' and '.join(name for name, _ in groups)}"
     if task:
         scope += f" and handle {task}"
     if not sized:
@@ -650,6 +660,26 @@ def _smallest_note(records: list[ModelRecord], query: StructuredQuery, shown: in
     return (
         f"Smallest of the {len(passing)} models to run that {scope}, by their smallest variant: {sizes}{tail}"
     )
+
+
+def _imagery_groups(imagery: set[str]) -> list[tuple[str, frozenset[str]]]:
+    """The imagery a model must take all of, as (name, modalities) groups, each met by any one of its
+    modalities. RGB is met by multispectral imagery too, and 'optical' (multispectral and RGB asked
+    for alike) is one group, not two."""
+    optical = imagery & {"Multispectral", "RGB"}
+    groups: list[tuple[str, frozenset[str]]] = []
+    if optical == {"Multispectral", "RGB"}:
+        groups.append(("optical (multispectral or RGB)", frozenset(optical)))
+    elif optical == {"RGB"}:
+        groups.append(("RGB", frozenset({"RGB", "Multispectral"})))
+    elif optical:
+        groups.append(("Multispectral", frozenset(optical)))
+    return groups + [(m, frozenset({m})) for m in sorted(imagery - optical)]
+
+
+def _takes_all(record: ModelRecord, groups: list[tuple[str, frozenset[str]]]) -> bool:
+    """Whether the record takes some modality of every group."""
+    return all(set(record.modalities) & members for _, members in groups)
 
 
 def _asks_the_catalogue(turn: Turn) -> bool:

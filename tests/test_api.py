@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -686,6 +687,38 @@ def test_a_question_about_the_catalogue_says_how_many_models_answer_it() -> None
     assert not any("pass the hard constraints" in a for a in plain.assumptions)
 
 
+def test_a_question_about_imagery_taken_together_also_counts_the_models_taking_all_of_it() -> None:
+    records = load_records()
+    selection = select_models(
+        "which models take both Sentinel-1 and Sentinel-2?", k=3, clarify=False, settings=_settings()
+    )
+    [note] = [a for a in selection.assumptions if "pass the hard constraints of this task" in a]
+    passing, together = re.match(
+        r"(\d+) models .*\((\d+) of them take Multispectral and SAR together\)", note
+    ).groups()  # type: ignore[union-attr]
+    both = {r.model_id for r in records if {"SAR", "Multispectral"} <= set(r.modalities)}
+    assert 0 < int(together) < int(passing)
+    assert int(together) <= len(both)
+    # 'Optical' is multispectral or RGB: one group, met by either.
+    optical = select_models(
+        "which models handle optical and SAR imagery?", k=3, clarify=False, settings=_settings()
+    )
+    [note] = [a for a in optical.assumptions if "pass the hard constraints of this task" in a]
+    count = int(
+        re.search(r"\((\d+) of them take optical \(multispectral or RGB\) and SAR together\)", note).group(1)
+    )  # type: ignore[union-attr]
+    assert count == sum(
+        1 for r in records if "SAR" in r.modalities and {"Multispectral", "RGB"} & set(r.modalities)
+    )
+    # The size question reads the size words as no task.
+    small = select_models("smallest model for optical and SAR data", k=3, clarify=False, settings=_settings())
+    assert small.query.application is None
+    assert any(
+        a.startswith("Smallest of the ") and "take optical (multispectral or RGB) and SAR" in a
+        for a in small.assumptions
+    )
+
+
 def test_weights_on_a_named_hub_are_open_weights() -> None:
     assert interpret("Which RSFMs handle hyperspectral and have weights on Hugging Face?").query.open_weights
     assert not interpret("flood mapping, see our notes on GitHub").query.open_weights
@@ -1054,6 +1087,10 @@ def test_select_models_refuses_a_bad_k(k: object) -> None:
         ("BSD 3-clause licence please", ["BSD"]),
         ("I work at MIT on flood mapping", []),  # the institute, not the licence
         ("apache helicopter detection", []),
+        # A bare licence name closing a list of constraints.
+        ("SAR ship detection, under 30M params, Apache", ["Apache-2.0"]),
+        ("building segmentation; MIT only.", ["MIT"]),
+        ("aircraft detection, Apache helicopters", []),
     ],
 )
 def test_a_named_permissive_licence_is_the_licence_asked_for(text: str, licences: list[str]) -> None:
@@ -1225,6 +1262,14 @@ def test_why_not_a_model_asks_about_it_and_the_first_one_names_the_first_model_s
         ("monitor harmful algal blooms in lakes", "water quality estimation", None),
         ("deforestation in the Congo Basin", "deforestation monitoring", None),
         ("urban mapping with Sentinel-2", "land cover mapping", "urban mapping"),
+        ("segment flooded roads from drone frames after a hurricane", "flood mapping", None),
+        (
+            "map center-pivot irrigation in Nebraska with Landsat 8 and 9",
+            "cropland mapping",
+            "center-pivot irrigation",
+        ),
+        ("ship wake detection in TerraSAR-X", "ship detection", "ship wake detection"),
+        ("urban heat island analysis", "land surface temperature estimation", "urban heat island"),
     ],
 )
 def test_wordings_that_name_a_task_or_its_closest_application(
