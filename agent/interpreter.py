@@ -21,6 +21,7 @@ from wordfreq import zipf_frequency
 
 from agent.query import ComputeBudget, Exclusions, MinPerformance, StructuredQuery
 from agent.wording import query_language, read_slips
+from rsfmd.backbones import get_backbone_table
 from rsfmd.datasets import find_dataset, get_dataset_table, get_suite_table, suite_datasets
 from rsfmd.licenses import license_family
 from rsfmd.regions import region_ancestors
@@ -815,6 +816,54 @@ def _parameter_floor(text: str) -> float | None:
     return 1000.0 if _PARAMS_BILLION_SCALE.search(text) else None
 
 
+# 'a ViT-L or larger', 'at most Swin-B': a size bound given as a standard backbone's size. The
+# bound is loose by a tenth, as the same backbone is counted a little differently across records.
+_BACKBONE_BOUND_SLACK = 0.1
+_BOUND_AFTER = re.compile(
+    r"\s*(?:-?sized?\s+|size\s+|class\s+)?(?:models?\s+)?(?:or|and)\s+"
+    r"(?:(larger|bigger|above|more|heavier)|(smaller|below|less|lighter))\b"
+)
+_BOUND_BEFORE = re.compile(
+    r"(?:(at least|no smaller than|not smaller than|minimum of)|"
+    r"(at most|no larger than|no bigger than|not larger than|not bigger than|up to))\s+(?:an?\s+|the\s+)?$"
+)
+_BOUND_FAMILIES = ("ViT-", "Swin", "ResNet-", "WRN-", "ConvNeXt-")
+
+
+@cache
+def _bound_backbones() -> tuple[tuple[re.Pattern[str], str, float], ...]:
+    """(pattern, name, size in millions) of the generic backbones a size can be given as."""
+    out = []
+    for backbone in get_backbone_table().values():
+        if backbone.name.startswith(_BOUND_FAMILIES):
+            for spelling in (backbone.name, *backbone.synonyms):
+                parts = [re.escape(p) for p in re.split(r"[\s\-_]+", spelling.lower()) if p]
+                pattern = r"(?<![a-z0-9])" + r"[\s\-_]?".join(parts) + r"(?![a-z0-9/])"
+                out.append((re.compile(pattern), backbone.name, backbone.params_m))
+    return tuple(out)
+
+
+def _backbone_bound(lowered: str, written: str) -> tuple[float | None, float | None, str] | None:
+    """(limit, floor, note) from a size given as a standard backbone's ('ViT-L or larger')."""
+    for pattern, name, size in _bound_backbones():
+        for match in pattern.finditer(lowered):
+            after = _BOUND_AFTER.match(lowered, match.end())
+            before = _BOUND_BEFORE.search(lowered, max(0, match.start() - 24), match.start())
+            bound = after or before
+            if bound is None:
+                continue
+            said = written[
+                (before.start() if before else match.start()) : (after.end() if after else match.end())
+            ]
+            larger = bool(bound.group(1))
+            value = size * (1 - _BACKBONE_BOUND_SLACK if larger else 1 + _BACKBONE_BOUND_SLACK)
+            value = round(value) if value >= 10 else round(value, 1)
+            side = "least" if larger else "most"
+            note = f"'{said}' read as at {side} about {value:g}M parameters ({name}: {size:g}M)"
+            return (None, value, note) if larger else (value, None, note)
+    return None
+
+
 _OUTPUT_RESOLUTION = re.compile(
     r"\b(?:to|into|reach(?:ing)?|target(?:ing)?|output(?:s| at)?)\s+(?:an?\s+|the\s+)?"
     r"\d+(?:\.\d+)?[\s-]*(?:cm|m|meters?|metres?)\b(?:\s*(?:gsd|resolution|pixels?))?"
@@ -1175,6 +1224,13 @@ def interpret(
     floor = _parameter_floor(lowered)
     if floor is not None and limit is not None and floor >= limit:
         floor = None  # 'fewer than 1B parameters, not over 1B' reads as the limit alone
+    bound = _backbone_bound(lowered, written)
+    if bound and ((limit is None and bound[0]) or (floor is None and bound[1])):
+        # 'a ViT-L or larger, under 500M parameters': the backbone gives the side the numbers do not.
+        limit, floor = limit or bound[0], floor or bound[1]
+        notes.append(bound[2])
+        if floor is not None and limit is not None and floor >= limit:
+            floor = None
     memory = _GPU_MEMORY.search(lowered) or _GPU_MEMORY_AFTER.search(lowered)
     colab = memory is None and _COLAB_FREE.search(lowered)
     if limit is None and (memory or colab):

@@ -1392,3 +1392,33 @@ def test_a_backbone_family_is_a_hard_constraint_and_an_undocumented_one_is_uncon
         assert "CNN" in families or not families, m.name
         if not families:
             assert any(t.startswith("Backbone family not documented") for t in m.trade_offs)
+
+
+@pytest.mark.parametrize(
+    ("text", "limit", "floor"),
+    [
+        ("what about a ViT-L or larger?", None, 276.0),
+        ("land cover mapping with Sentinel-2, ViT-B or smaller", 95.0, None),
+        ("at most a Swin-B for crop mapping", 97.0, None),
+        ("ViT-L or larger, under 500M parameters", 500.0, 276.0),  # the numbers keep their side
+        ("a ViT-B model for flood mapping", None, None),  # a backbone named without a bound
+        ("compare ViT-B and ViT-L", None, None),
+    ],
+)
+def test_a_size_given_as_a_standard_backbone_bounds_the_parameters(
+    text: str, limit: float | None, floor: float | None
+) -> None:
+    result = interpret(text)
+    assert (result.query.compute.max_parameters_m, result.query.compute.min_parameters_m) == (limit, floor)
+    said = [n for n in result.notes if "M parameters (" in n]
+    assert len(said) == (0 if (limit, floor) == (None, None) else 1)
+
+
+def test_a_backbone_size_floor_leaves_only_models_that_large() -> None:
+    selection = select_models(
+        "oil spill detection with Sentinel-1, a ViT-L or larger", k=5, clarify=False, settings=_settings()
+    )
+    assert selection.models
+    for model in selection.models:
+        largest = next(r for r in load_records() if r.model_name == model.name).largest_parameters
+        assert largest is not None and largest >= 276.0, model.name
