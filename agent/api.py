@@ -46,6 +46,7 @@ class Session:
         self._use_memory = use_memory
         self.memory_error: str | None = None
         self._turn: Turn | None = None
+        self._shown: int | None = None  # how many models the text asked to see, for this task
         self._pending: list[ClarificationQuestion] = []
         self._asked: list[ClarificationQuestion] = []
         self._answers: dict[str, str] = {}
@@ -95,6 +96,16 @@ class Session:
             return self._continue(text, {q.field for q in self._pending})
         previous = self._turn
         text, ordinal_note = _name_ordinals(text, self.last_selection)
+        count = requested_count(text, self.last_selection, self.k)
+        if previous is not None and self.last_selection is not None and count and _only_a_count(text):
+            # 'show me 5', 'more options': the same task, with more (or fewer) models shown.
+            self._shown = count
+            self._turn = Turn(text=previous.text, k=count, clarify=self.clarify)
+            self._turn.asked = set(previous.asked)
+            self._turn.size_reference = previous.size_reference
+            selection = self._run()
+            selection.assumptions.insert(0, f"The same task as before, with the top {count} shown")
+            return selection
         if previous is not None and self.last_selection is not None and self._changes_task(text):
             before = _without_replaced(previous.text, text).rstrip()
             reference = _size_reference(text, self.last_selection)
@@ -102,7 +113,9 @@ class Session:
                 # 'a bigger one' after 'something smaller?': the new relative size replaces the old.
                 before = " ".join(_LARGER.sub("", _SMALLER.sub("", before)).split())
             joint = " " if before.endswith((".", "?", "!", ";")) else ". "
-            self._turn = Turn(text=f"{before}{joint}{text}", k=self.k, clarify=self.clarify)
+            # A change keeps the number of models asked for before, unless it asks another.
+            self._shown = count or self._shown
+            self._turn = Turn(text=f"{before}{joint}{text}", k=self._shown or self.k, clarify=self.clarify)
             self._turn.asked = set(previous.asked)
             self._turn.size_reference = reference
             selection = self._run()
@@ -113,7 +126,8 @@ class Session:
             if ordinal_note:
                 selection.assumptions.insert(1, ordinal_note)
             return selection
-        self._turn = Turn(text=text, k=self.k, clarify=self.clarify)
+        self._shown = count
+        self._turn = Turn(text=text, k=count or self.k, clarify=self.clarify)
         self._asked, self._answers = [], {}
         selection = self._run()
         if ordinal_note:
@@ -232,6 +246,62 @@ def _name_ordinals(text: str, selection: Selection | None) -> tuple[str, str | N
         return text, None
     said = "; ".join(f"'{written}' read as {model}" for written, model in names)
     return named, f"{said}, as shown in the answer before"
+
+
+# 'the top 5', 'show me 10 models', 'give me five options': how many models to show.
+MAX_SHOWN = 20
+_COUNT_WORDS = {
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+}
+_COUNT = rf"(\d{{1,2}}|{'|'.join(_COUNT_WORDS)})"
+_COUNT_ASKED = re.compile(
+    rf"\btop[\s-]?{_COUNT}\b(?!\s*(?:%|percent|m\b|km|cm|gb|bands?|classes|years?))"
+    rf"|\b(?:show|give|list|recommend|suggest|return)\s+(?:me\s+|us\s+)?(?:the\s+)?(?:top\s+|best\s+)?{_COUNT}"
+    r"(?:\s+(?:more|other|best))?\s+(?:models|options|candidates|picks|recommendations|suggestions|choices|"
+    r"alternatives|ones|results)\b"
+    rf"|\b(?:show|give|list)\s+(?:me\s+|us\s+)?{_COUNT}\s*\W*$"
+    rf"|\bthe\s+{_COUNT}\s+best\s+(?:models|options|candidates)\b",
+    re.IGNORECASE,
+)
+# 'show more', 'more options', 'any others?': the next models after those shown.
+_MORE = re.compile(
+    r"^\W*(?:(?:please|can you|could you)\s+)?(?:(?:show|give|list)(?:\s+me|\s+us)?\s+)?"
+    r"(?:some\s+|a\s+few\s+)?more(?:\s+(?:models|options|results|ones|candidates|alternatives|suggestions))?"
+    r"(?:\s+please)?\W*$"
+    r"|^\W*(?:any|what about|are there(?: any)?)?\s*(?:others|other (?:models|options)|alternatives)\W*$"
+    r"|^\W*(?:the\s+)?next\s+(?:ones|page|few|three|3)\W*$",
+    re.IGNORECASE,
+)
+
+
+def requested_count(text: str, selection: Selection | None, k: int) -> int | None:
+    """How many models the text asks to see ('top 5', 'show me ten options'; 'show more' after an
+    answer: ``k`` more than it showed), at most MAX_SHOWN; None when it asks no number."""
+    if match := _COUNT_ASKED.search(text):
+        word = next(g for g in match.groups() if g).lower()
+        count = _COUNT_WORDS.get(word) or int(word)
+        return min(count, MAX_SHOWN) if count >= 1 else None
+    if selection is not None and selection.models and _MORE.search(text):
+        return min(selection.top_count() + k, MAX_SHOWN)
+    return None
+
+
+def _only_a_count(text: str) -> bool:
+    """Whether the text asks only for a number of models, with nothing else for the task."""
+    rest = _COUNT_ASKED.sub(" ", text)
+    if _MORE.search(text) or not re.search(r"[a-z]{3,}", rest, re.IGNORECASE):
+        return True
+    return not interpret(rest).query.filled_fields() and not re.search(
+        r"\b(?:for|with|in|on|using|about)\b", rest, re.IGNORECASE
+    )
 
 
 # 'something smaller?', 'a bigger one': a size relative to the answer just given.

@@ -406,6 +406,8 @@ _REGIMES: tuple[tuple[str, str], ...] = (
         r"few[\s-]?shot|(?:a )?few (?:labell?ed|annotated)|few labels|small (?:set|number|amount) of "
         r"(?:labell?ed|annotated|labels)|handful of|limited (?:labels|labell?ed|annotations)|scarce labels|"
         r"label[\s-]scarce|low[\s-]data|sparse labels|"
+        r"(?:fewer|less|little) (?:labels|labell?ed|annotat|training (?:data|samples))|"
+        r"small labell?ed (?:data|set|training)|"
         # '1% labels', '10 % of the training data': a label fraction up to 10%.
         r"(?<![\d.])(?:10|[1-9](?:\.\d+)?|0?\.\d+)\s*%\s*(?:of\s+(?:the\s+)?)?(?:labels|labell?ed|training|annotat)",
     ),
@@ -413,7 +415,12 @@ _REGIMES: tuple[tuple[str, str], ...] = (
         "full-labels",
         r"well[\s-]labell?ed|fully labell?ed|large labell?ed|lots of labels|plenty of label|enough label|"
         r"sufficient label|abundant label|many labell?ed|fully fine[\s-]?tune|full fine[\s-]?tuning|"
-        r"large annotated|thousands of labell?ed|train from scratch",
+        r"large annotated|thousands of labell?ed|train from scratch|"
+        # 'with a labelled dataset', 'we have labelled training data'
+        # ('a labelled dataset of 200 images' is read by its count)
+        r"\b(?:a|our|my) labell?ed (?:dataset|data set|training set)(?!\s+of\s+(?:about\s+)?\d)|"
+        r"(?:we|i) have (?:labell?ed|annotated) "
+        r"(?:training )?(?:data|dataset|images)|labell?ed (?:training )?data(?:set)? (?:is |are )?available",
     ),
     ("unlabeled", r"unlabell?ed|self[\s-]supervised|unsupervised|no annotations"),
 )
@@ -457,7 +464,7 @@ _PRIORITIES: tuple[tuple[str, str], ...] = (
         r"most powerful|accuracy and spatial detail|top performance|accuracy-focused|more accurate|"
         r"(?:higher|better) accuracy|(?:bigger|larger) (?:models?|ones|backbones?|variants?)",
     ),
-    ("speed", r"\bfast(?:er)?\b|real[\s-]time|low[\s-]latency|quick|speed|throughput|near real"),
+    ("speed", r"\bfast(?:er|est)?\b|real[\s-]time|low[\s-]latency|quick|speed|throughput|near real"),
     (
         "efficiency",
         r"efficien|small model|compact|lightweight|light[\s-]weight|limited compute|limited resources|"

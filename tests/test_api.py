@@ -1422,3 +1422,54 @@ def test_a_backbone_size_floor_leaves_only_models_that_large() -> None:
     for model in selection.models:
         largest = next(r for r in load_records() if r.model_name == model.name).largest_parameters
         assert largest is not None and largest >= 276.0, model.name
+
+
+def test_a_number_of_models_asked_in_the_text_is_how_many_are_shown() -> None:
+    session = Session(_settings(), clarify=False, k=3)
+    first = session.ask("give me the top 5 models for crop type mapping with Sentinel-2 on one GPU")
+    assert first.top_count() == 5
+    # A change to the task keeps the number asked for.
+    changed = session.ask("what about Landsat instead?")
+    assert changed.top_count() == 5 and any("change to the previous task" in a for a in changed.assumptions)
+    # 'show me 2', then 'show more': the same task, with the number shown changed, and said.
+    two = session.ask("show me 2")
+    assert two.top_count() == 2 and two.query == changed.query
+    assert two.assumptions[0] == "The same task as before, with the top 2 shown"
+    more = session.ask("show more")
+    assert more.top_count() == 5
+    assert [m.model_id for m in more.models[:2]] == [m.model_id for m in two.models[:2]]
+    # A new task without a number shows the session's default again.
+    fresh = session.ask("ship detection with Sentinel-1 SAR on one GPU")
+    assert fresh.top_count() == 3
+
+
+@pytest.mark.parametrize(
+    ("text", "count"),
+    [
+        ("top 10 models for flood mapping", 10),
+        ("show me five options", 5),
+        ("list the 4 best models for SAR", 4),
+        ("the 4 best models for SAR", 4),
+        ("top 1% accuracy on EuroSAT", None),
+        ("compare models on 3 datasets", None),
+        ("top 50 models please", 20),  # at most twenty
+    ],
+)
+def test_the_count_of_models_read_from_the_text(text: str, count: int | None) -> None:
+    from agent.api import requested_count
+
+    assert requested_count(text, None, 3) == count
+
+
+@pytest.mark.parametrize(
+    ("text", "regime"),
+    [
+        ("crop mapping with Sentinel-2, and with fewer labels", "few-shot"),
+        ("flood mapping with a small labelled dataset", "few-shot"),
+        ("flood mapping with Sentinel-1 with a labelled dataset in Europe", "full-labels"),
+        ("we have labelled training data for building segmentation", "full-labels"),
+        ("no labelled data for flood mapping", "zero-shot"),
+    ],
+)
+def test_label_wordings(text: str, regime: str) -> None:
+    assert interpret(text).query.data_regime == regime
