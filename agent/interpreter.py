@@ -575,6 +575,18 @@ _OPEN_WEIGHTS = re.compile(
     r"(?:weights|checkpoints?|models?)\s+(?:\w+\s+){0,2}?on\s+(?:hugging\s?face|the\s+hf\s+hub|hf|github|zenodo)\b"
 )
 
+# A model for any band set: 'arbitrary spectral bands', 'wavelength-aware', 'sensor-agnostic'.
+_ANY_BANDS = re.compile(
+    r"\b(?:arbitrary|any|flexible|variable|varying|custom)\s+(?:number\s+of\s+)?(?:spectral\s+)?"
+    r"(?:bands?|channels?|band\s+(?:sets?|combinations?|configurations?))\b|"
+    r"\bany\s+(?:combination|set|subset)\s+of\s+(?:spectral\s+)?(?:bands|channels)\b|"
+    r"wavelength[\s-](?:aware|agnostic|conditioned)|\b(?:band|channel|sensor|spectral(?:ly)?)[\s-]"
+    r"(?:agnostic|flexible)\b|"
+    # 'a custom multispectral sensor': no standard band set to match.
+    r"\b(?:custom|non[\s-]standard|unusual)\s+(?:multispectral\s+|hyperspectral\s+|spectral\s+)?"
+    r"(?:sensors?|cameras?|band\s+sets?)\b"
+)
+
 # Embeddings someone already computed and published, to download instead of running a model.
 _PRECOMPUTED_EMBEDDINGS = re.compile(
     r"\b(?:pre[\s-]?computed|pre[\s-]?calculated|pre[\s-]?generated|ready[\s-]?made|"
@@ -1349,6 +1361,7 @@ def interpret(
         frozen_encoder=frozen,
         conversational=conversational,
         architectures=architectures,
+        any_bands=bool(_ANY_BANDS.search(lowered)),
         min_release_year=earliest,
         max_release_year=latest,
     )

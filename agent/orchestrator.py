@@ -578,9 +578,13 @@ class Orchestrator:
         if turn.outcome and turn.outcome.relaxed and top:
             relaxed = sorted({c for cand in top for c in cand.relaxed})
             if relaxed:
+                which = ", ".join(r.replace("_", " ") for r in relaxed)
+                met = len(turn.outcome.survivors) - len(turn.outcome.relaxed)
                 assumptions.append(
-                    f"No model met every constraint; closest matches shown with "
-                    f"{', '.join(r.replace('_', ' ') for r in relaxed)} relaxed"
+                    f"Only {met} {'model' if met == 1 else 'models'} met every constraint; the others "
+                    f"shown are closest matches with {which} relaxed"
+                    if met > 0
+                    else f"No model met every constraint; closest matches shown with {which} relaxed"
                 )
         for c in top:
             if c.memory_note is None and turn.memory_deltas.get(c.record.model_id):
@@ -693,6 +697,8 @@ def _asks_the_catalogue(turn: Turn) -> bool:
 
 
 def _catalogue_terms(query: StructuredQuery) -> bool:
-    """Whether the task names something RS-FMD can be searched on without a task: imagery, a sensor
-    or release years."""
-    return bool(query.modality or query.sensor or query.min_release_year or query.max_release_year)
+    """Whether the task names something RS-FMD can be searched on without a task: imagery, a sensor,
+    release years or a need for any band set."""
+    return bool(
+        query.modality or query.sensor or query.min_release_year or query.max_release_year or query.any_bands
+    )

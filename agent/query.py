@@ -170,6 +170,10 @@ class StructuredQuery(BaseModel):
         default_factory=list,
         description="Backbone families the user accepts ('CNN', 'transformer', 'Mamba'); empty: any.",
     )
+    any_bands: bool = Field(
+        default=False,
+        description="The model must take arbitrary band sets (wavelength-aware), not one sensor's bands.",
+    )
     min_release_year: int | None = Field(default=None, description="Released in this year or later.")
     max_release_year: int | None = Field(default=None, description="Released in this year or earlier.")
     assumed_modality: list[str] = Field(
@@ -267,6 +271,8 @@ class StructuredQuery(BaseModel):
             parts.append(years)
         if self.architectures:
             parts.append("architecture: " + " or ".join(self.architectures))
+        if self.any_bands:
+            parts.append("any band set (wavelength-aware)")
         return parts
 
     def release_years(self) -> str | None:

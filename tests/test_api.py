@@ -1473,3 +1473,45 @@ def test_the_count_of_models_read_from_the_text(text: str, count: int | None) ->
 )
 def test_label_wordings(text: str, regime: str) -> None:
     assert interpret(text).query.data_regime == regime
+
+
+@pytest.mark.parametrize(
+    ("text", "any_bands"),
+    [
+        ("which models handle arbitrary spectral bands?", True),
+        ("a wavelength-aware model for crop mapping", True),
+        ("sensor-agnostic model for land cover with PlanetScope and Landsat", True),
+        ("I have a custom multispectral sensor with 7 bands, need crop mapping", True),
+        ("crop mapping with all 13 Sentinel-2 bands", False),
+        ("flood mapping with Sentinel-1", False),
+    ],
+)
+def test_a_need_for_any_band_set_is_read(text: str, any_bands: bool) -> None:
+    assert interpret(text).query.any_bands is any_bands
+
+
+def test_a_need_for_any_band_set_keeps_wavelength_aware_models_and_says_so() -> None:
+    records = load_records()
+    aware = {r.model_id for r in records if r.spectral_alignment == "full"}
+    selection = select_models(
+        "which models handle arbitrary spectral bands?", k=3, clarify=False, settings=_settings()
+    )
+    [note] = [a for a in selection.assumptions if "pass the hard constraints of this task" in a]
+    assert int(note.split()[0]) == len(aware)
+    assert selection.models and all(m.model_id in aware for m in selection.models)
+    crops = select_models(
+        "crop type mapping with a custom multispectral sensor", k=5, clarify=False, settings=_settings()
+    )
+    for model in crops.models:
+        assert model.model_id in aware, model.name
+        assert any("wavelength-aware: takes arbitrary band sets" in r for r in model.reasons), model.name
+
+
+def test_a_partly_relaxed_answer_says_how_many_models_met_every_constraint() -> None:
+    selection = select_models(
+        "is there any foundation model trained on Sentinel-5P?", k=5, clarify=False, settings=_settings()
+    )
+    [note] = [a for a in selection.assumptions if "met every constraint" in a]
+    met = sum(1 for r in load_records() if "Sentinel-5P" in r.supported_sensors)
+    assert 0 < met < 5
+    assert note.startswith(f"Only {met} models met every constraint; the others shown are closest matches")

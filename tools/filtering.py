@@ -43,6 +43,7 @@ RELAXATION_ORDER: tuple[str, ...] = (
     "sensor",
     "release_year",
     "architecture",
+    "band_flexibility",
     "exclusions",
     "weights",
     "license",
@@ -237,6 +238,14 @@ def architecture_violation(record: ModelRecord, query: StructuredQuery) -> str |
     return f"{' and '.join(sorted(have))} backbone, not {' or '.join(query.architectures)}"
 
 
+def band_flexibility_violation(record: ModelRecord, query: StructuredQuery) -> str | None:
+    """The user needs any band set ('arbitrary spectral bands') and the record is not documented as
+    wavelength-aware."""
+    if query.any_bands and record.spectral_alignment != Alignment.full:
+        return "not documented as taking arbitrary band sets (wavelength-aware)"
+    return None
+
+
 RULES: dict[str, Callable[[ModelRecord, StructuredQuery], str | None]] = {
     "modality": modality_violation,
     "task": task_violation,
@@ -249,6 +258,7 @@ RULES: dict[str, Callable[[ModelRecord, StructuredQuery], str | None]] = {
     "precomputed_embeddings": embeddings_violation,
     "release_year": release_violation,
     "architecture": architecture_violation,
+    "band_flexibility": band_flexibility_violation,
 }
 
 

@@ -199,8 +199,22 @@ def application_fit(c: Candidate, query: StructuredQuery) -> Criterion:
     return Criterion(0.2, evidence=[f"shown on {', '.join(sorted(tasks)[:3])}, not {query.task_type}"])
 
 
+_WAVELENGTH_AWARE = "wavelength-aware: takes arbitrary band sets"
+
+
 def modality_fit(c: Candidate, query: StructuredQuery) -> Criterion:
     """Does the model take the user's data: modality, sensor, time series?"""
+    found = _modality_fit(c, query)
+    if (
+        query.any_bands
+        and c.record.spectral_alignment == Alignment.full
+        and _WAVELENGTH_AWARE not in found.evidence
+    ):
+        found.evidence.insert(0, _WAVELENGTH_AWARE)  # what the user asked for first
+    return found
+
+
+def _modality_fit(c: Candidate, query: StructuredQuery) -> Criterion:
     r = c.record
     wanted = requested_modalities(query)
     have = set(r.modalities)
@@ -246,7 +260,7 @@ def modality_fit(c: Candidate, query: StructuredQuery) -> Criterion:
             evidence.append(f"documented for {', '.join(sorted(related))}, a closely related sensor")
         elif r.spectral_alignment == Alignment.full:
             score = 0.75 * score + 0.15
-            evidence.append("wavelength-aware: takes arbitrary band sets")
+            evidence.append(_WAVELENGTH_AWARE)
         else:
             score *= 0.75
     if coarse := _coarser_grid(r, query):
