@@ -575,6 +575,13 @@ _OPEN_WEIGHTS = re.compile(
     r"(?:weights|checkpoints?|models?)\s+(?:\w+\s+){0,2}?on\s+(?:hugging\s?face|the\s+hf\s+hub|hf|github|zenodo)\b"
 )
 
+# Imagery named without its kind ('satellite images'), and the inputs that are not imagery.
+_GENERIC_IMAGERY = re.compile(
+    r"\b(?:satellite|aerial|overhead|remote[\s-]sensing|earth observation|eo)\s+"
+    r"(?:images?|imagery|data|photos?|tiles?|scenes?|patches)\b"
+)
+_NOT_IMAGERY = frozenset({"Text", "Location", "Audio", "Vector map"})
+
 # A model for any band set: 'arbitrary spectral bands', 'wavelength-aware', 'sensor-agnostic'.
 _ANY_BANDS = re.compile(
     r"\b(?:arbitrary|any|flexible|variable|varying|custom)\s+(?:number\s+of\s+)?(?:spectral\s+)?"
@@ -999,6 +1006,15 @@ def _says_more_than_its_data(text: str) -> bool:
     return any(w not in _GENERIC_WORDS for w in re.findall(r"[a-z]{3,}", blank_spans(text, spans)))
 
 
+def _application_score(text: str, application: str, encode: Encode) -> float:
+    """The similarity of ``text`` to one application's entry."""
+    names, texts = _application_texts()
+    table = _APPLICATION_VECTORS.get(encode)
+    if table is None:
+        table = _APPLICATION_VECTORS[encode] = encode(texts)
+    return float(table[names.index(application)] @ encode([text])[0])
+
+
 def _similar_application(
     text: str, encode: Encode, threshold: float, task_type: str | None = None
 ) -> tuple[str, float] | None:
@@ -1172,6 +1188,17 @@ def interpret(
         # A task named in the text ('retrieval') limits the guess to applications of that task.
         named = task_terms[0][0] if task_terms else None
         similar = _similar_application(similar_text, encode, similarity_threshold, named)
+        named_for = {m for m, _, _ in find_terms(similar[0], "modalities")} if similar else set()
+        if similar and named_for & {"SAR", "Hyperspectral", "Multispectral", "RGB", "LiDAR"}:
+            # An application named for a kind of data ('SAR target recognition') must be guessed
+            # from the task's words too, not from its data alone: 'SAR-optical image matching' is not one.
+            data = [
+                (s, e) for name in ("sensors", "modalities") for _, s, e in find_terms(similar_text, name)
+            ]
+            data += [m.span() for m in re.finditer(r"\boptical\b", similar_text, re.IGNORECASE)]
+            words = " ".join(blank_spans(similar_text, data).split())
+            if _application_score(words, similar[0], encode) < similarity_threshold:
+                similar = None
         if similar:
             application = similar[0]
             notes.append(f"application read as '{similar[0]}' by text similarity ({similar[1]:.2f})")
@@ -1179,6 +1206,18 @@ def interpret(
     app_vocab = get_vocabulary("applications")
     if application:
         task_type = app_vocab.column(application, "task_type")
+        generic = _GENERIC_IMAGERY.search(lowered)
+        # (not for generation, where the imagery named is the output)
+        inputs = task_type != "generation"
+        if generic and inputs and modalities and set(modalities) <= _NOT_IMAGERY | {"Multi-temporal"}:
+            # 'species occurrence from location and satellite images': imagery is an input too,
+            # of a kind not named; the application's usual imagery stands for it.
+            usual = [m for m in typical_modalities(application) if m not in _NOT_IMAGERY]
+            if usual:
+                modalities.extend(m for m in usual if m not in exclusions.modalities)
+                notes.append(
+                    f"'{generic.group(0)}' read as the usual imagery for {application} ({', '.join(usual)})"
+                )
     # A task named inside the application's own name ('image classification' in 'hyperspectral
     # image classification', a per-pixel task) is the application's, not a task of its own.
     app_spans = [(a, b) for app, a, b in apps if app == application]

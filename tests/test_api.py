@@ -7,7 +7,9 @@ import os
 import re
 import subprocess
 import sys
+from collections.abc import Callable
 
+import numpy as np
 import pytest
 
 from agent import Session, select_models
@@ -1516,3 +1518,29 @@ def test_a_partly_relaxed_answer_says_how_many_models_met_every_constraint() -> 
     met = sum(1 for r in load_records() if "Sentinel-5P" in r.supported_sensors)
     assert 0 < met < 5
     assert note.startswith(f"Only {met} models met every constraint; the others shown are closest matches")
+
+
+def test_imagery_named_without_its_kind_beside_location_is_the_applications_usual_imagery() -> None:
+    result = interpret("predict species occurrence from location and satellite images", encode=_encode())
+    query = result.query
+    assert query.application == "species distribution modelling"
+    assert {"Location", "Multispectral", "RGB"} <= set(query.modality)
+    assert any("'satellite images' read as the usual imagery" in n for n in result.notes)
+    # For generation the imagery named is the output, not an input.
+    generated = interpret("generate satellite images from OSM maps", encode=_encode()).query
+    assert generated.modality == ["Vector map"]
+
+
+def test_an_application_named_for_a_kind_of_data_is_not_guessed_from_the_data_alone() -> None:
+    result = interpret("model for SAR-optical image matching / registration", encode=_encode())
+    assert result.query.application is None
+    assert {"SAR", "Multispectral", "RGB"} <= set(result.query.modality)
+    # The task's own words still lead to it.
+    assert (
+        interpret("recognise vehicle targets in MSTAR SAR chips", encode=_encode()).query.application
+        == "sar target recognition"
+    )
+
+
+def _encode() -> Callable[[list[str]], np.ndarray]:
+    return get_resources(_settings()).encoder.encode
