@@ -407,6 +407,9 @@ _REGIMES: tuple[tuple[str, str], ...] = (
         r"(?:labell?ed|annotated|labels)|handful of|limited (?:labels|labell?ed|annotations)|scarce labels|"
         r"label[\s-]scarce|low[\s-]data|sparse labels|"
         r"(?:fewer|less|little) (?:labels|labell?ed|annotat|training (?:data|samples))|"
+        # 'a few hundred labels', 'several dozen annotated images'
+        r"\b(?:few|couple of|several) (?:hundred|dozen) (?:labell?ed |annotated )?"
+        r"(?:labels|samples|images|examples|polygons|points|tiles|patches|annotations|fields)\b|"
         r"small labell?ed (?:data|set|training)|"
         # '1% labels', '10 % of the training data': a label fraction up to 10%.
         r"(?<![\d.])(?:10|[1-9](?:\.\d+)?|0?\.\d+)\s*%\s*(?:of\s+(?:the\s+)?)?(?:labels|labell?ed|training|annotat)",

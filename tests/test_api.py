@@ -1469,6 +1469,7 @@ def test_the_count_of_models_read_from_the_text(text: str, count: int | None) ->
     [
         ("crop mapping with Sentinel-2, and with fewer labels", "few-shot"),
         ("flood mapping with a small labelled dataset", "few-shot"),
+        ("Landsat 8 and Sentinel-2, a few hundred labels, one GPU", "few-shot"),
         ("flood mapping with Sentinel-1 with a labelled dataset in Europe", "full-labels"),
         ("we have labelled training data for building segmentation", "full-labels"),
         ("no labelled data for flood mapping", "zero-shot"),
