@@ -171,6 +171,20 @@ def test_clicking_suggested_answers_refines_the_answer(page: Any, shots: Path) -
     page.screenshot(path=str(shots / "04_refined.png"), full_page=True)
 
 
+def test_asking_for_more_models_in_the_chat_shows_more_cards(page: Any, shots: Path) -> None:
+    _ask(page, "Flood mapping with Sentinel-1 SAR, a well-labelled dataset, one GPU")
+    cards = page.locator("#remsa-results .remsa-card")
+    cards.first.wait_for(timeout=FIRST_ANSWER_MS)
+    first = cards.count()
+    _ask(page, "show me 6")
+    page.wait_for_function("document.querySelectorAll('[data-testid=\"bot\"]').length >= 2")
+    page.wait_for_function("document.querySelector('#remsa-status')?.innerText.includes('Done in')")
+    page.wait_for_function("document.querySelectorAll('#remsa-results .remsa-card').length >= 6")
+    assert first == 3 and cards.count() == 6
+    assert page.locator('[data-testid="bot"]').last.inner_text().startswith("Top 6 for your task")
+    page.screenshot(path=str(shots / "04c_show_more.png"), full_page=True)
+
+
 def _counts(text: str) -> tuple[int, int]:
     match = re.search(r"(\d+) of (\d+) models", text)
     assert match, text
