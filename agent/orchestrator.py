@@ -63,9 +63,18 @@ _ADVICE = re.compile(
 )
 
 # 'the smallest model that takes Sentinel-1 and Sentinel-2': answered by size, after the ranking.
+_SIZE_NOUNS = r"(?:models?|ones?|networks?|backbones?|variants?|encoders?|options?|rsfms?)"
+# 'the largest remote sensing foundation model': only such words between the size and the model.
+_SIZE_FILLER = (
+    r"(?:\s+(?:possible|available|open|pretrained|remote|sensing|foundation|earth|observation|eo|rs|"
+    r"geospatial|vision|sar|optical|multispectral|hyperspectral))*"
+)
 _SMALLEST_QUESTION = re.compile(
-    r"\b(?:smallest|tiniest|lightest)(?:\s+possible)?\s+(?:models?|ones?|networks?|backbones?|variants?|"
-    r"encoders?|options?|rsfms?)\b|\b(?:fewest|least)\s+parameters\b",
+    rf"\b(?:smallest|tiniest|lightest){_SIZE_FILLER}\s+{_SIZE_NOUNS}\b|\b(?:fewest|least)\s+parameters\b",
+    re.IGNORECASE,
+)
+_LARGEST_QUESTION = re.compile(
+    rf"\b(?:largest|biggest|heaviest){_SIZE_FILLER}\s+{_SIZE_NOUNS}\b|\bmost\s+parameters\b",
     re.IGNORECASE,
 )
 
@@ -367,21 +376,22 @@ class Orchestrator:
                 turn.notes.append(note)
         query = turn.query
         smallest = bool(strict and _SMALLEST_QUESTION.search(turn.text))
+        largest = bool(strict and not smallest and _LARGEST_QUESTION.search(turn.text))
         catalogue = bool(
             strict
             and not (query.application or query.task_type or turn.named_only)
             and _catalogue_terms(query)
             and _CATALOGUE_QUESTION.search(turn.text)
         )
-        if smallest or catalogue:
+        if smallest or largest or catalogue:
             passing = [
                 r
                 for r in self.resources.records
                 if not violations(r, query) and not unconfirmed_requirements(r, query)
             ]
-            if smallest:
+            if smallest or largest:
                 # 'the smallest model that takes Sentinel-1': answered by size, whatever the ranking.
-                turn.notes.append(_smallest_note(passing, query))
+                turn.notes.append(_size_note(passing, query, largest=largest))
             else:
                 # 'which models take EnMAP?': a question about the catalogue; say how many answer it.
                 groups = _imagery_groups(requested_modalities(query))
@@ -630,9 +640,12 @@ def validate_text(text: str, limit: int) -> str:
     return stripped
 
 
-def _smallest_note(records: list[ModelRecord], query: StructuredQuery, shown: int = 5) -> str:
+def _size_note(
+    records: list[ModelRecord], query: StructuredQuery, *, largest: bool = False, shown: int = 5
+) -> str:
     """The smallest of ``records`` (those passing the task's hard constraints) that handle its task
-    type, by their smallest variant: the plain answer to 'which is the smallest model that ...'."""
+    type, by their smallest variant, or the largest by their largest: the plain answer to 'which is
+    the smallest (largest) model that ...'."""
     task = query.task_type
     # 'Sentinel-1 and Sentinel-2 together': a model for all the imagery asked for, not for part of it.
     groups = _imagery_groups(requested_modalities(query))
@@ -643,9 +656,13 @@ def _smallest_note(records: list[ModelRecord], query: StructuredQuery, shown: in
         and (task is None or task in r.all_task_types)
         and _takes_all(r, groups)
     ]
+
+    def size(r: ModelRecord) -> float | None:
+        return r.largest_parameters if largest else r.smallest_parameters
+
     sized = sorted(
-        (r for r in passing if r.smallest_parameters is not None),
-        key=lambda r: (r.smallest_parameters or 0.0, r.model_name),
+        (r for r in passing if size(r) is not None),
+        key=lambda r: (-(size(r) or 0.0) if largest else size(r) or 0.0, r.model_name),
     )
     scope = "pass the task's hard constraints"
     if len(groups) > 1:
@@ -655,14 +672,14 @@ def _smallest_note(records: list[ModelRecord], query: StructuredQuery, shown: in
     if not sized:
         return f"None of the {len(passing)} models to run that {scope} documents its size"
     sizes = ", ".join(
-        f"{r.model_name} ({'about ' if size_confidence(r) < LOW_CONFIDENCE else ''}"
-        f"{r.smallest_parameters:g}M)"
+        f"{r.model_name} ({'about ' if size_confidence(r) < LOW_CONFIDENCE else ''}{size(r):g}M)"
         for r in sized[:shown]
     )
     unknown = len(passing) - len(sized)
     tail = f"; {unknown} more do not document their size" if unknown else ""
     return (
-        f"Smallest of the {len(passing)} models to run that {scope}, by their smallest variant: {sizes}{tail}"
+        f"{'Largest' if largest else 'Smallest'} of the {len(passing)} models to run that {scope}, "
+        f"by their {'largest' if largest else 'smallest'} variant: {sizes}{tail}"
     )
 
 
@@ -689,10 +706,14 @@ def _takes_all(record: ModelRecord, groups: list[tuple[str, frozenset[str]]]) ->
 def _asks_the_catalogue(turn: Turn) -> bool:
     """Whether the task is a question about RS-FMD itself ('which models take EnMAP?', 'the
     smallest model that takes Sentinel-1'), with something to answer it on: no questions back."""
-    if not _catalogue_terms(turn.query):
+    query = turn.query
+    terms = _catalogue_terms(query)
+    if _SMALLEST_QUESTION.search(turn.text) or _LARGEST_QUESTION.search(turn.text):
+        # 'the largest remote sensing foundation model?': with no task either, a size question
+        # about the whole catalogue.
+        return terms or not (query.application or query.task_type)
+    if not terms:
         return False
-    if _SMALLEST_QUESTION.search(turn.text):
-        return True
     return bool(_CATALOGUE_QUESTION.search(turn.text)) and not _ADVICE.search(turn.text)
 
 

@@ -1545,3 +1545,26 @@ def test_an_application_named_for_a_kind_of_data_is_not_guessed_from_the_data_al
 
 def _encode() -> Callable[[list[str]], np.ndarray]:
     return get_resources(_settings()).encoder.encode
+
+
+def test_the_largest_model_is_answered_by_size_even_without_a_task() -> None:
+    selection = select_models(
+        "what is the largest remote sensing foundation model?", k=3, clarify=True, settings=_settings()
+    )
+    assert selection.status == Status.ok  # no questions back
+    [note] = [a for a in selection.assumptions if a.startswith("Largest of the ")]
+    listed = note.split(": ", 1)[1].split(";")[0].split("), ")
+    by_name = {r.model_name: r for r in load_records()}
+    sizes = [float(item.rstrip(")").rsplit(" (", 1)[1].removeprefix("about ").rstrip("M")) for item in listed]
+    assert sizes == sorted(sizes, reverse=True)
+    largest = max(r.largest_parameters or 0.0 for r in by_name.values() if r.category != "embedding-product")
+    assert sizes[0] == largest
+    # 'the smallest objects' is no size question; a size question with a task still asks for its data.
+    assert not any(
+        a.startswith(("Largest of", "Smallest of"))
+        for a in select_models(
+            "detect the smallest objects in aerial imagery", k=3, clarify=False, settings=_settings()
+        ).assumptions
+    )
+    asked = select_models("the largest model for crop type mapping", k=3, settings=_settings())
+    assert asked.status == Status.needs_clarification
