@@ -407,6 +407,7 @@ _REGIMES: tuple[tuple[str, str], ...] = (
         r"(?:labell?ed|annotated|labels)|handful of|limited (?:labels|labell?ed|annotations)|scarce labels|"
         r"label[\s-]scarce|low[\s-]data|sparse labels|"
         r"(?:fewer|less|little) (?:labels|labell?ed|annotat|training (?:data|samples))|"
+        r"\black(?:ing|s)? (?:of )?(?:labels|labell?ed|annotat)|"
         # 'a few hundred labels', 'several dozen annotated images'
         r"\b(?:few|couple of|several) (?:hundred|dozen) (?:labell?ed |annotated )?"
         r"(?:labels|samples|images|examples|polygons|points|tiles|patches|annotations|fields)\b|"
@@ -423,7 +424,9 @@ _REGIMES: tuple[tuple[str, str], ...] = (
         # ('a labelled dataset of 200 images' is read by its count)
         r"\b(?:a|our|my) labell?ed (?:dataset|data set|training set)(?!\s+of\s+(?:about\s+)?\d)|"
         r"(?:we|i) have (?:labell?ed|annotated) "
-        r"(?:training )?(?:data|dataset|images)|labell?ed (?:training )?data(?:set)? (?:is |are )?available",
+        r"(?:training )?(?:data|dataset|images)|labell?ed (?:training )?data(?:set)? (?:is |are )?available|"
+        # 'one GPU, labelled data': labels named without a number or a lack of them
+        r"(?:^|[,;]\s*|\b(?:with|and|have|got)\s+)labell?ed (?:training )?data\b(?!\s*(?:of|for)\b)",
     ),
     ("unlabeled", r"unlabell?ed|self[\s-]supervised|unsupervised|no annotations"),
 )
