@@ -93,6 +93,8 @@ class Session:
         text = validate_text(text, self.settings.orchestrator.max_query_chars)
         if self._turn is not None and self._pending:
             self._answers["reply"] = f"{self._answers.get('reply', '')} {text}".strip()
+            if count := requested_count(text, None, self.k):
+                self._shown = self._turn.k = count  # 'a laptop, and show me 5'
             return self._continue(text, {q.field for q in self._pending})
         previous = self._turn
         text, ordinal_note = _name_ordinals(text, self.last_selection)

@@ -1444,6 +1444,11 @@ def test_a_number_of_models_asked_in_the_text_is_how_many_are_shown() -> None:
     # A new task without a number shows the session's default again.
     fresh = session.ask("ship detection with Sentinel-1 SAR on one GPU")
     assert fresh.top_count() == 3
+    # A number given with the answers to questions counts too.
+    asking = Session(_settings(), k=3)
+    assert asking.ask("I need a model for crop mapping").status == Status.needs_clarification
+    answered = asking.ask("Sentinel-2, a few labels, one GPU, Europe; show me 4")
+    assert answered.status == Status.ok and answered.top_count() == 4
 
 
 @pytest.mark.parametrize(
