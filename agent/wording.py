@@ -29,6 +29,7 @@ OTHER_LANGUAGES = {
     "nl": "Dutch",
 }
 _LETTERS = re.compile(r"[^\W\d_]+")
+_SCRIPT_RUNS = re.compile(r"[a-z\u00c0-\u024f]+|[^a-z\u00c0-\u024f]+")
 _ASCII_WORD = re.compile(r"[a-z]+")
 _ET_AL = re.compile(r"\bet al\b")
 # A word is foreign when another language uses it this much more (zipf units: log10 per billion
@@ -52,7 +53,8 @@ def query_language(text: str) -> str | None:
     Returns a language name ('French') or 'a non-Latin script'; None for English, for text too
     short to tell, and for mixed text where English words hold their own.
     """
-    words = _LETTERS.findall(_ET_AL.sub(" ", text.lower()))
+    # Runs of one script: '用sentinel' is the Chinese '用' and the sensor name 'sentinel'.
+    words = [run for w in _LETTERS.findall(_ET_AL.sub(" ", text.lower())) for run in _SCRIPT_RUNS.findall(w)]
     known = _vocabulary_words()[0]  # sensor and dataset names are written in no script in particular
     letters = [c for w in words if w not in known for c in w]
     latin = sum(1 for c in letters if unicodedata.name(c, "").startswith("LATIN"))

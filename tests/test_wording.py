@@ -69,6 +69,8 @@ def test_no_benchmark_query_is_mended_or_taken_for_another_language() -> None:
         ("detecção de navios em imagens SAR", "Portuguese"),
         ("洪水制图 Sentinel-1", "a non-Latin script"),
         ("Карта наводнений по Sentinel-1", "a non-Latin script"),
+        ("用Sentinel-2做土地覆盖分类", "a non-Latin script"),  # a sensor name inside the Chinese text
+        ("flood mapping in 北京 with Sentinel-1", None),
         ("flood mapping in the Po valley with Sentinel-1", None),
         ("per-pixel land cover de la Amazonia region with Landsat", None),
         ("Sentinel-2", None),
