@@ -62,6 +62,23 @@ _ADVICE = re.compile(
     re.IGNORECASE,
 )
 
+# 'how does this work?', 'what does the confidence mean?': a question about remsa itself.
+_ABOUT_REMSA = re.compile(
+    r"\bhow (?:does|do) (?:this|it|you|remsa)(?: \w+)? work\b|\bhow (?:are|do you|does remsa) "
+    r"(?:the )?(?:models? )?(?:scored?|rank(?:ed)?|chosen|choose|select(?:ed)?)\b|"
+    r"\bwhat (?:does|do|is) (?:the |a |this )?(?:confidence|scores?)(?: \w+)? mean\b|"
+    r"\bwhat can (?:you|remsa|this|it) do\b",
+    re.IGNORECASE,
+)
+_HOW_IT_WORKS = (
+    "How remsa works: describe what you want to map or detect, with which imagery or sensor, how many "
+    "labels you have and where the model will run. remsa reads these as constraints, keeps the models "
+    "in RS-FMD that meet them, and ranks them on reported results for your task and data, size, "
+    "pretraining coverage and recency, with every reason shown. Each score is out of 100; the "
+    "confidence (0 to 1) grows with how much of the score rests on documented evidence and with the "
+    "lead over the next model"
+)
+
 # 'the smallest model that takes Sentinel-1 and Sentinel-2': answered by size, after the ranking.
 _SIZE_NOUNS = r"(?:models?|ones?|networks?|backbones?|variants?|encoders?|options?|rsfms?)"
 # 'the largest remote sensing foundation model': only such words between the size and the model.
@@ -190,6 +207,8 @@ class Orchestrator:
                 f"The task seems to be written in {rules.language}; without an LLM remsa reads English "
                 "only: describe the task in English, or configure an LLM (see the README)"
             )
+        if _ABOUT_REMSA.search(turn.text) and _HOW_IT_WORKS not in turn.notes:
+            turn.notes.append(_HOW_IT_WORKS)
         self._read_model_names(turn)
         self._apply_memory(turn)
         filled = ", ".join(turn.query.filled_fields()) or "nothing"

@@ -1575,3 +1575,12 @@ def test_the_largest_model_is_answered_by_size_even_without_a_task() -> None:
     )
     asked = select_models("the largest model for crop type mapping", k=3, settings=_settings())
     assert asked.status == Status.needs_clarification
+
+
+def test_a_question_about_remsa_itself_says_how_it_works_and_still_asks_for_the_task() -> None:
+    for text in ["how does this work?", "what does the confidence mean?", "how are models scored?"]:
+        selection = Session(_settings()).ask(text)
+        assert selection.status == Status.needs_clarification, text
+        assert any(a.startswith("How remsa works:") for a in selection.assumptions), text
+    plain = select_models("flood mapping with Sentinel-1", k=3, clarify=False, settings=_settings())
+    assert not any(a.startswith("How remsa works:") for a in plain.assumptions)
