@@ -1273,6 +1273,7 @@ def test_why_not_a_model_asks_about_it_and_the_first_one_names_the_first_model_s
         ("ship wake detection in TerraSAR-X", "ship detection", "ship wake detection"),
         ("urban heat island analysis", "land surface temperature estimation", "urban heat island"),
         ("monitor illegal fishing with SAR and AIS", "ship detection", "illegal fishing"),
+        ("VLM to describe damage in post-disaster drone imagery", "image captioning", None),
     ],
 )
 def test_wordings_that_name_a_task_or_its_closest_application(
