@@ -38,7 +38,14 @@ _FLAG_WORDS = {
     "precomputed_embeddings": r"embedding",
     "frozen_encoder": r"frozen|freez|prob(?:e|ing)|k-?nn|nearest|feature|embedding|fine-?tun|similar",
     "conversational": r"chat|conversation|dialog|assistant|llm|talk",
+    "any_bands": r"band|channel|wavelength|agnostic|custom|unusual|non[\s-]?standard",
 }
+# A backbone family is believed only when the task names one.
+_ARCHITECTURE_SAID = (
+    r"cnn|convnet|convolution|resnet|convnext|efficientnet|mobilenet|transformer|\bvit|swin|mamba|"
+    r"state[\s-]space"
+)
+ARCHITECTURES = ("CNN", "transformer", "Mamba")
 
 
 class LLMQuery(BaseModel):
@@ -65,6 +72,8 @@ class LLMQuery(BaseModel):
     precomputed_embeddings: bool | None = None
     frozen_encoder: bool | None = None
     conversational: bool | None = None
+    any_bands: bool | None = None
+    architectures: list[str] = Field(default_factory=list)
     min_release_year: int | None = None
     max_release_year: int | None = None
 
@@ -242,6 +251,9 @@ class LLMSteps:
             if getattr(raw, name) and not re.search(words, lowered):
                 update[name] = None
                 dropped.append(f"{name}: nothing in the task asks for it")
+        if raw.architectures and not re.search(_ARCHITECTURE_SAID, lowered):
+            update["architectures"] = []
+            dropped.append(f"architectures {raw.architectures!r}: the task names no backbone family")
         for item in dropped:
             self._event("llm:interpret", f"ignored {item}")
         return raw.model_copy(update=update) if update else raw
@@ -290,6 +302,12 @@ class LLMSteps:
             "precomputed_embeddings": bool(raw.precomputed_embeddings),
             "frozen_encoder": bool(raw.frozen_encoder),
             "conversational": bool(raw.conversational),
+            "any_bands": bool(raw.any_bands),
+            "architectures": [
+                family
+                for family in ARCHITECTURES
+                if any(family.lower() == a.strip().lower() for a in raw.architectures)
+            ],
             "min_release_year": raw.min_release_year,
             "max_release_year": raw.max_release_year,
         }

@@ -291,15 +291,33 @@ def test_yes_no_constraints_the_task_never_asks_for_are_ignored() -> None:
             "precomputed_embeddings": True,
             "frozen_encoder": True,
             "conversational": True,
+            "any_bands": True,
+            "architectures": ["CNN"],
         }
     )
     steps = LLMSteps(ScriptedChat([invented]), "fake")
     query = steps.interpret("Burn scar mapping with Sentinel-2")
     assert query is not None and query.application == "burn scar mapping"
-    flags = ("commercial_use", "open_weights", "precomputed_embeddings", "frozen_encoder", "conversational")
+    flags = (
+        "commercial_use",
+        "open_weights",
+        "precomputed_embeddings",
+        "frozen_encoder",
+        "conversational",
+        "any_bands",
+        "architectures",
+    )
     assert not any(getattr(query, f) for f in flags)
     ignored = [e.detail for e in steps.drain() if e.detail.startswith("ignored")]
-    assert len(ignored) == 5 and all("nothing in the task asks for it" in i for i in ignored)
+    assert len(ignored) == 7
+    assert sum("nothing in the task asks for it" in i for i in ignored) == 6
+    assert any("the task names no backbone family" in i for i in ignored)
+    # Said in the task, they are read; a family outside the three is dropped.
+    said_bands = LLMSteps(
+        ScriptedChat([json.dumps({**json.loads(invented), "architectures": ["CNN", "LSTM"]})]), "fake"
+    )
+    read = said_bands.interpret("Burn scar mapping with a custom 7-band sensor, CNN backbones only")
+    assert read is not None and read.any_bands and read.architectures == ["CNN"]
     asked = LLMSteps(ScriptedChat([invented]), "fake")
     stated = asked.interpret(
         "Burn scar mapping for our startup's product, open weights and embeddings we can download"
