@@ -225,13 +225,38 @@ _ORDINAL = re.compile(
 )
 
 
+# 'compare the top two', 'which of the first three ...': the models shown first, by number.
+_COMPARE = re.compile(
+    r"\b(?:compare|comparing|comparison|difference|differences|differ|versus|vs\.?|between|which of)\b",
+    re.IGNORECASE,
+)
+_FIRST_FEW = re.compile(
+    r"\b(?:the\s+)?(?:top|first)\s+(two|three|four|five|[2-5])\b(?:\s+(?:models|ones|options|picks|results))?",
+    re.IGNORECASE,
+)
+
+
 def _name_ordinals(text: str, selection: Selection | None) -> tuple[str, str | None]:
-    """``text`` with 'the first one', '#2' and the like replaced by the name of the model shown at
-    that rank in the answer just given, and a note saying so (None when there is nothing to name)."""
+    """``text`` with 'the first one', '#2', 'the top two' and the like replaced by the names of the
+    models shown at those ranks in the answer just given, and a note saying so (None when there is
+    nothing to name)."""
     if selection is None or not selection.models:
         return text, None
     shown = selection.models
     names: list[tuple[str, str]] = []
+
+    def first_few(match: re.Match[str]) -> str:
+        word = match.group(1).lower()
+        count = _NUMBER_WORDS.get(word) or int(word)
+        models = [m for m in shown if m.rank <= count]
+        if len(models) < 2:
+            return match.group(0)
+        said = ", ".join(m.name for m in models[:-1]) + f" and {models[-1].name}"
+        names.append((match.group(0), said))
+        return said
+
+    if _COMPARE.search(text):  # 'show me the top 5' asks for more models, not for those shown
+        text = _FIRST_FEW.sub(first_few, text)
 
     def name(match: re.Match[str]) -> str:
         word = next(g for g in match.groups() if g).lower()
@@ -243,7 +268,7 @@ def _name_ordinals(text: str, selection: Selection | None) -> tuple[str, str | N
         names.append((match.group(0), model.name))
         return model.name
 
-    named = _ORDINAL.sub(name, text)
+    named = _ORDINAL.sub(name, text) if not names else text
     if not names:
         return text, None
     said = "; ".join(f"'{written}' read as {model}" for written, model in names)

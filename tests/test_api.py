@@ -1585,3 +1585,19 @@ def test_a_question_about_remsa_itself_says_how_it_works_and_still_asks_for_the_
         assert any(a.startswith("How remsa works:") for a in selection.assumptions), text
     plain = select_models("flood mapping with Sentinel-1", k=3, clarify=False, settings=_settings())
     assert not any(a.startswith("How remsa works:") for a in plain.assumptions)
+
+
+def test_compare_the_top_two_names_the_models_shown_first() -> None:
+    session = Session(_settings(), clarify=False, k=3)
+    first = session.ask("flood mapping with Sentinel-1, one GPU, labelled data")
+    top = [m.name for m in first.models[:2]]
+    compared = session.ask("compare the top two")
+    assert (
+        f"'the top two' read as {top[0]} and {top[1]}, as shown in the answer before" in compared.assumptions
+    )
+    assert any(
+        a.startswith("Of the models you named, the best fit for this task") for a in compared.assumptions
+    )
+    # 'show me the top 5' asks for more models, not for those shown.
+    more = session.ask("show me the top 5")
+    assert more.top_count() == 5 and not any("read as" in a for a in more.assumptions)
