@@ -1012,22 +1012,25 @@ def _says_more_than_its_data(text: str) -> bool:
     return any(w not in _GENERIC_WORDS for w in re.findall(r"[a-z]{3,}", blank_spans(text, spans)))
 
 
-def _application_score(text: str, application: str, encode: Encode) -> float:
-    """The similarity of ``text`` to one application's entry."""
+def _application_table(encode: Encode) -> tuple[list[str], np.ndarray]:
+    """The application names and their entries' embeddings (computed once per encoder)."""
     names, texts = _application_texts()
     table = _APPLICATION_VECTORS.get(encode)
     if table is None:
         table = _APPLICATION_VECTORS[encode] = encode(texts)
+    return names, table
+
+
+def _application_score(text: str, application: str, encode: Encode) -> float:
+    """The similarity of ``text`` to one application's entry."""
+    names, table = _application_table(encode)
     return float(table[names.index(application)] @ encode([text])[0])
 
 
 def _similar_application(
     text: str, encode: Encode, threshold: float, task_type: str | None = None
 ) -> tuple[str, float] | None:
-    names, texts = _application_texts()
-    table = _APPLICATION_VECTORS.get(encode)
-    if table is None:
-        table = _APPLICATION_VECTORS[encode] = encode(texts)
+    names, table = _application_table(encode)
     scores = table @ encode([text])[0]
     if task_type is not None:
         vocab = get_vocabulary("applications")
