@@ -479,6 +479,8 @@ def test_a_version_number_is_no_sensor() -> None:
     ("text", "regions"),
     [
         ("smallholder farm mapping in Kenya", ["Kenya"]),
+        ("segment greenhouses in Almería from Sentinel-2", ["Andalusia"]),
+        ("rice mapping in the Ganges delta", ["Ganges Delta"]),
         ("crop yield at county level in the US using MODIS", ["United States"]),
         ("crop yield in the U.S. Midwest", ["US Midwest"]),  # the Midwest, not all of the US
         ("Let us know which model maps floods", []),  # 'us' the word
