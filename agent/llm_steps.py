@@ -23,6 +23,7 @@ from agent.settings import Settings
 from agent.systems import ClarificationQuestion
 from prompts import render
 from rsfmd.datasets import find_dataset
+from rsfmd.schema import ARCHITECTURE_FAMILIES
 from rsfmd.vocab import UnknownTermError, get_vocabulary, term_key
 from tools.ranking import Candidate
 
@@ -45,7 +46,6 @@ _ARCHITECTURE_SAID = (
     r"cnn|convnet|convolution|resnet|convnext|efficientnet|mobilenet|transformer|\bvit|swin|mamba|"
     r"state[\s-]space"
 )
-ARCHITECTURES = ("CNN", "transformer", "Mamba")
 
 
 class LLMQuery(BaseModel):
@@ -305,7 +305,7 @@ class LLMSteps:
             "any_bands": bool(raw.any_bands),
             "architectures": [
                 family
-                for family in ARCHITECTURES
+                for family in ARCHITECTURE_FAMILIES
                 if any(family.lower() == a.strip().lower() for a in raw.architectures)
             ],
             "min_release_year": raw.min_release_year,
