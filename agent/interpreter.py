@@ -21,7 +21,7 @@ from wordfreq import zipf_frequency
 
 from agent.query import ComputeBudget, Exclusions, MinPerformance, StructuredQuery
 from agent.wording import query_language, read_slips
-from rsfmd.backbones import get_backbone_table
+from rsfmd.backbones import get_backbone_table, spelling_pattern
 from rsfmd.datasets import find_dataset, get_dataset_table, get_suite_table, suite_datasets
 from rsfmd.licenses import license_family
 from rsfmd.regions import region_ancestors
@@ -869,9 +869,9 @@ def _bound_backbones() -> tuple[tuple[re.Pattern[str], str, float], ...]:
     for backbone in get_backbone_table().values():
         if backbone.name.startswith(_BOUND_FAMILIES):
             for spelling in (backbone.name, *backbone.synonyms):
-                parts = [re.escape(p) for p in re.split(r"[\s\-_]+", spelling.lower()) if p]
-                pattern = r"(?<![a-z0-9])" + r"[\s\-_]?".join(parts) + r"(?![a-z0-9/])"
-                out.append((re.compile(pattern), backbone.name, backbone.params_m))
+                # Not inside a longer spelling: 'ViT-L' is not the start of 'ViT-L/16'.
+                pattern = re.compile(spelling_pattern(spelling) + r"(?!/)", re.IGNORECASE)
+                out.append((pattern, backbone.name, backbone.params_m))
     return tuple(out)
 
 

@@ -80,7 +80,8 @@ def get_backbone(name: str) -> Backbone:
     return get_backbone_table()[canonical]
 
 
-def _spelling_pattern(spelling: str) -> str:
+def spelling_pattern(spelling: str) -> str:
+    """A pattern for a backbone's spelling, to compile with re.IGNORECASE."""
     # Hyphens, spaces and underscores are interchangeable or optional ("ResNet-50" = "ResNet50"),
     # and a match must not sit inside a longer token ("ViT-B" is not in "HiViT-B" or "ViT-Base").
     parts = [re.escape(part) for part in re.split(r"[\s\-_]+", spelling.strip()) if part]
@@ -95,7 +96,7 @@ def _patterns() -> tuple[tuple[re.Pattern[str], str], ...]:
     out: list[tuple[re.Pattern[str], str]] = []
     for backbone in get_backbone_table().values():
         for spelling in (backbone.name, *backbone.synonyms):
-            out.append((re.compile(_spelling_pattern(spelling), re.IGNORECASE), backbone.name))
+            out.append((re.compile(spelling_pattern(spelling), re.IGNORECASE), backbone.name))
     return tuple(out)
 
 
