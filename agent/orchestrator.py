@@ -365,7 +365,7 @@ class Orchestrator:
     def _filter(self, turn: Turn) -> StateName:
         records = [c.record for c in turn.candidates]
         outcome = filter_candidates(records, turn.query, minimum=turn.k)
-        if len(outcome.survivors) - len(outcome.relaxed) < turn.k and not turn.named_only:
+        if outcome.strict_count < turn.k and not turn.named_only:
             # Retrieval is a recall aid, not a gate: look at the whole database before relaxing.
             outcome = filter_candidates(self.resources.records, turn.query, minimum=turn.k)
         turn.outcome = outcome
@@ -379,7 +379,7 @@ class Orchestrator:
             )
             for r in outcome.survivors
         ]
-        strict = len(outcome.survivors) - len(outcome.relaxed)
+        strict = outcome.strict_count
         detail = f"{strict} satisfy every hard constraint; {len(outcome.rejected)} rejected"
         if outcome.relaxed:
             detail += f"; closest matches added by relaxing {', '.join(outcome.relaxed_constraints)}"
@@ -608,7 +608,7 @@ class Orchestrator:
             relaxed = sorted({c for cand in top for c in cand.relaxed})
             if relaxed:
                 which = ", ".join(r.replace("_", " ") for r in relaxed)
-                met = len(turn.outcome.survivors) - len(turn.outcome.relaxed)
+                met = turn.outcome.strict_count
                 assumptions.append(
                     f"Only {met} {'model' if met == 1 else 'models'} met every constraint; the others "
                     f"shown are closest matches with {which} relaxed"

@@ -272,6 +272,11 @@ class FilterOutcome:
     """model id -> constraints it violates but was kept for (closest match)."""
 
     @property
+    def strict_count(self) -> int:
+        """How many kept models meet every constraint (none relaxed)."""
+        return len(self.survivors) - len(self.relaxed)
+
+    @property
     def relaxed_constraints(self) -> list[str]:
         """Every constraint relaxed for at least one kept model."""
         return sorted({c for cs in self.relaxed.values() for c in cs})
