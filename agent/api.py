@@ -214,7 +214,18 @@ class Session:
 
 # 'the first one', 'the second model', '#2', 'option 3': a model of the answer just given, by rank.
 _ORDINAL_WORDS = {"first": 1, "1st": 1, "top": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "last": -1}
-_NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5}
+_NUMBER_WORDS = {
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+}
 _ORDINAL = re.compile(
     r"\b(?:the\s+)?(first|1st|second|2nd|third|3rd|last)\s+"
     r"(?:one|model|pick|option|recommendation|result|suggestion|choice)\b"
@@ -268,27 +279,18 @@ def _name_ordinals(text: str, selection: Selection | None) -> tuple[str, str | N
         names.append((match.group(0), model.name))
         return model.name
 
-    named = _ORDINAL.sub(name, text) if not names else text
+    if not names:  # (none named yet by 'the top two')
+        text = _ORDINAL.sub(name, text)
     if not names:
         return text, None
     said = "; ".join(f"'{written}' read as {model}" for written, model in names)
-    return named, f"{said}, as shown in the answer before"
+    return text, f"{said}, as shown in the answer before"
 
 
 # 'the top 5', 'show me 10 models', 'give me five options': how many models to show.
 MAX_SHOWN = 20
-_COUNT_WORDS = {
-    "two": 2,
-    "three": 3,
-    "four": 4,
-    "five": 5,
-    "six": 6,
-    "seven": 7,
-    "eight": 8,
-    "nine": 9,
-    "ten": 10,
-}
-_COUNT = rf"(\d{{1,2}}|{'|'.join(_COUNT_WORDS)})"
+# ('the top one' is the first model shown, not a count of one)
+_COUNT = rf"(\d{{1,2}}|{'|'.join(w for w in _NUMBER_WORDS if w != 'one')})"
 _COUNT_ASKED = re.compile(
     rf"\btop[\s-]?{_COUNT}\b(?!\s*(?:%|percent|m\b|km|cm|gb|bands?|classes|years?))"
     rf"|\b(?:show|give|list|recommend|suggest|return)\s+(?:me\s+|us\s+)?(?:the\s+)?(?:top\s+|best\s+)?{_COUNT}"
@@ -314,7 +316,7 @@ def requested_count(text: str, selection: Selection | None, k: int) -> int | Non
     answer: ``k`` more than it showed), at most MAX_SHOWN; None when it asks no number."""
     if match := _COUNT_ASKED.search(text):
         word = next(g for g in match.groups() if g).lower()
-        count = _COUNT_WORDS.get(word) or int(word)
+        count = _NUMBER_WORDS.get(word) or int(word)
         return min(count, MAX_SHOWN) if count >= 1 else None
     if selection is not None and selection.models and _MORE.search(text):
         return min(selection.top_count() + k, MAX_SHOWN)
