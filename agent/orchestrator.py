@@ -394,23 +394,22 @@ class Orchestrator:
             if note not in turn.notes:
                 turn.notes.append(note)
         query = turn.query
-        smallest = bool(strict and _SMALLEST_QUESTION.search(turn.text))
-        largest = bool(strict and not smallest and _LARGEST_QUESTION.search(turn.text))
+        size = _size_question(turn.text) if strict else None
         catalogue = bool(
             strict
             and not (query.application or query.task_type or turn.named_only)
             and _catalogue_terms(query)
             and _CATALOGUE_QUESTION.search(turn.text)
         )
-        if smallest or largest or catalogue:
+        if size or catalogue:
             passing = [
                 r
                 for r in self.resources.records
                 if not violations(r, query) and not unconfirmed_requirements(r, query)
             ]
-            if smallest or largest:
+            if size:
                 # 'the smallest model that takes Sentinel-1': answered by size, whatever the ranking.
-                turn.notes.append(_size_note(passing, query, largest=largest))
+                turn.notes.append(_size_note(passing, query, largest=size == "largest"))
             else:
                 # 'which models take EnMAP?': a question about the catalogue; say how many answer it.
                 groups = _imagery_groups(requested_modalities(query))
@@ -722,12 +721,21 @@ def _takes_all(record: ModelRecord, groups: list[tuple[str, frozenset[str]]]) ->
     return all(set(record.modalities) & members for _, members in groups)
 
 
+def _size_question(text: str) -> Literal["smallest", "largest"] | None:
+    """Which end of the size range the task asks for ('the smallest model that ...'), if any."""
+    if _SMALLEST_QUESTION.search(text):
+        return "smallest"
+    if _LARGEST_QUESTION.search(text):
+        return "largest"
+    return None
+
+
 def _asks_the_catalogue(turn: Turn) -> bool:
     """Whether the task is a question about RS-FMD itself ('which models take EnMAP?', 'the
     smallest model that takes Sentinel-1'), with something to answer it on: no questions back."""
     query = turn.query
     terms = _catalogue_terms(query)
-    if _SMALLEST_QUESTION.search(turn.text) or _LARGEST_QUESTION.search(turn.text):
+    if _size_question(turn.text):
         # 'the largest remote sensing foundation model?': with no task either, a size question
         # about the whole catalogue.
         return terms or not (query.application or query.task_type)
