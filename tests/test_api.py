@@ -1276,6 +1276,11 @@ def test_why_not_a_model_asks_about_it_and_the_first_one_names_the_first_model_s
         ("urban heat island analysis", "land surface temperature estimation", "urban heat island"),
         ("monitor illegal fishing with SAR and AIS", "ship detection", "illegal fishing"),
         ("VLM to describe damage in post-disaster drone imagery", "image captioning", None),
+        ("kelp canopy mapping from Landsat", "coastal mapping", "kelp canopy"),
+        ("aquaculture pond extraction along the coast from Gaofen-1", "coastal mapping", "aquaculture"),
+        ("mangrove extent change in Southeast Asia", "wetland mapping", None),
+        ("remove clouds from Sentinel-2 using Sentinel-1", "cloud removal", None),
+        ("electrification mapping from VIIRS night lights", "poverty mapping", "electrification"),
     ],
 )
 def test_wordings_that_name_a_task_or_its_closest_application(

@@ -300,6 +300,29 @@ def test_unlabeled_data_prefers_self_supervised_or_ready_made_models() -> None:
     assert scores["labelled"].evidence[0].startswith("pretrained with labels, not self-supervised")
 
 
+def test_results_on_the_users_imagery_come_first_and_others_say_their_imagery() -> None:
+    both = record(
+        "both",
+        modalities=["Multispectral", "Hyperspectral"],
+        benchmarks=[
+            bench("SpaceNet 7", "mIoU", 62.0),
+            bench("Indian Pines", "OA", 70.0, task="classification"),
+        ],
+    )
+    rival = record("rival", modalities=["Multispectral"], benchmarks=[bench("SpaceNet 7", "mIoU", 50.0)])
+    index = EvidenceIndex([both, rival])
+    items = index.relevant(both, StructuredQuery(modality=["Hyperspectral"]))
+    # Both are related evidence when no task is named; the one on the imagery asked for leads
+    # although the other stands higher in its column.
+    assert [i.dataset for i in items] == ["Indian Pines", "SpaceNet 7"]
+    assert [i.relevance for i in items] == ["related", "related"]
+    assert "imagery" not in items[0].describe()
+    assert items[1].describe().startswith("mIoU 62 on SpaceNet 7 (Multispectral imagery; fine-tune")
+    # Without imagery asked for, nothing is other imagery and the standing decides.
+    plain = index.relevant(both, StructuredQuery())
+    assert plain[0].dataset == "SpaceNet 7" and not any(i.other_imagery for i in plain)
+
+
 def test_a_time_series_request_does_not_make_every_result_other_imagery() -> None:
     s2 = record(
         "s2", modalities=["Multispectral"], benchmarks=[bench("EuroSAT", "OA", 98.0, task="classification")]

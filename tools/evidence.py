@@ -88,6 +88,8 @@ class EvidenceItem:
     variant: str | None = None  # named only when the model reports results for several variants
     application: str | None = None  # the benchmark's own application, when known
     rank: int | None = None  # 1 for the column's best value, when the column has other models
+    # The dataset's imagery when it shares none with the imagery the user asked for, else empty
+    other_imagery: tuple[str, ...] = ()
 
     def describe(self, *, name_application: bool = False) -> str:
         """e.g. 'mIoU 88.9 on Sen1Floods11 (ViT-L; fine-tune; #2 of 9 models reporting it)'.
@@ -96,6 +98,8 @@ class EvidenceItem:
         benchmark'), for results shown on behalf of another application.
         """
         parts = [self.variant, self.setting] if self.variant else [self.setting]
+        if self.other_imagery:  # said, so an optical result is not read as one on the user's SAR
+            parts.insert(0, f"{'/'.join(self.other_imagery)} imagery")
         if self.sampling_percentage is not None and self.sampling_percentage < 100:
             parts.append(f"{self.sampling_percentage:g}% labels")
         if self.rank is not None and self.n_models > 1:
@@ -144,10 +148,12 @@ class EvidenceIndex:
         items: list[EvidenceItem] = []
         several_variants = len({b.variant for b in record.benchmarks if b.variant}) > 1
         seen: set[tuple[str, str, float, str]] = set()
+        imagery = requested_imagery(query)
         for bench in record.benchmarks:
             relevance = _relevance(bench, query)
             if relevance is None:
                 continue
+            elsewhere = _imagery_elsewhere(bench.dataset, imagery)
             setting = setting_class(bench)
             same_data = dataset_identity(bench.dataset)
             for metric, value in bench.values().items():
@@ -171,6 +177,7 @@ class EvidenceIndex:
                         variant=bench.variant if several_variants else None,
                         application=bench_application(bench),
                         rank=place.rank,
+                        other_imagery=elsewhere,
                     )
                 )
         named = dataset_identities(query.datasets)
@@ -178,6 +185,7 @@ class EvidenceIndex:
             key=lambda i: (
                 -RELEVANCE_WEIGHT[i.relevance],
                 dataset_identity(i.dataset) not in named,  # results on a dataset the user named first
+                bool(i.other_imagery),  # then results on the imagery the user asked for
                 -(i.standing if i.standing is not None else -1),
             )
         )
@@ -228,6 +236,15 @@ def other_imagery(datasets: Collection[str], modalities: Collection[str]) -> boo
         and bool(datasets)
         and not any(_dataset_shares_imagery(d, modalities) for d in datasets)
     )
+
+
+def _imagery_elsewhere(dataset: str, modalities: Collection[str]) -> tuple[str, ...]:
+    """The dataset's imagery when the user asked for imagery and the dataset is known to have none
+    of it; empty otherwise."""
+    if not modalities or _dataset_shares_imagery(dataset, modalities):
+        return ()
+    info = find_dataset(dataset)
+    return tuple(m for m in info.modalities if m != "Multi-temporal") if info is not None else ()
 
 
 def _dataset_shares_imagery(dataset: str, modalities: Collection[str]) -> bool:
