@@ -9,8 +9,8 @@ from collections.abc import Mapping
 
 from agent.errors import ConfigurationError, InputError
 from agent.interpreter import blank_spans, find_terms, interpret
-from agent.mentions import LARGER_WORDS, SMALLER_WORDS
-from agent.orchestrator import Orchestrator, Turn, validate_text
+from agent.mentions import LARGER_WORDS, SMALLER_WORDS, asked_about_name, built_on
+from agent.orchestrator import Orchestrator, Turn, size_question, validate_text, without_size_question
 from agent.resources import Resources, get_resources
 from agent.selection import Selection, Status
 from agent.settings import Settings
@@ -108,12 +108,25 @@ class Session:
             selection = self._run()
             selection.assumptions.insert(0, f"The same task as before, with the top {count} shown")
             return selection
+        unknown = (
+            self._unknown_model(text) if previous is not None and self.last_selection is not None else None
+        )
+        if previous is not None and unknown is not None:
+            # 'why not SAM?': no record to rank; the same task, and the models built on it.
+            self._turn = Turn(text=previous.text, k=self._shown or self.k, clarify=self.clarify)
+            self._turn.asked = set(previous.asked)
+            self._turn.size_reference = previous.size_reference
+            selection = self._run()
+            selection.assumptions.insert(0, self._unknown_model_note(unknown))
+            return selection
         if previous is not None and self.last_selection is not None and self._changes_task(text):
             before = _without_replaced(previous.text, text).rstrip()
             reference = _size_reference(text, self.last_selection)
             if reference is not None:
                 # 'a bigger one' after 'something smaller?': the new relative size replaces the old.
                 before = " ".join(_LARGER.sub("", _SMALLER.sub("", before)).split())
+            if size_question(text):  # 'and the largest?' after 'which one is the smallest?'
+                before = without_size_question(before)
             joint = " " if before.endswith((".", "?", "!", ";")) else ". "
             # A change keeps the number of models asked for before, unless it asks another.
             self._shown = count or self._shown
@@ -136,6 +149,37 @@ class Session:
             selection.assumptions.insert(0, ordinal_note)
         return selection
 
+    def _unknown_model(self, text: str) -> str | None:
+        """The name in 'why not SAM?' when it is neither a model in RS-FMD nor anything else a task
+        can take (a sensor, a region, ...)."""
+        name = asked_about_name(text)
+        if name is None:
+            return None
+        mentions = self.resources.model_names().find(text)
+        if mentions.named or mentions.excluded or interpret(text).query.filled_fields():
+            return None
+        return name
+
+    def _unknown_model_note(self, name: str) -> str:
+        """Says that ``name`` is not in RS-FMD and which models of the ranking are built on it."""
+        assert self._turn is not None
+        note = f"'{name}' is not a model in RS-FMD, so it was not ranked; the same task as before"
+        relatives = {r.model_id for r in built_on(self.resources.records, name)}
+        if not relatives:
+            return note
+        ranked = [
+            f"{c.record.model_name} (rank {i + 1})"
+            for i, c in enumerate(self._turn.ranked)
+            if c.record.model_id in relatives
+        ]
+        if ranked:
+            shown = ", ".join(ranked[:5]) + (f" and {len(ranked) - 5} more" if len(ranked) > 5 else "")
+            return f"{note}. Models in this ranking whose backbone or name mentions {name}: {shown}"
+        return (
+            f"{note}. {len(relatives)} models in RS-FMD have {name} in their backbone or name; "
+            "none of them fits this task"
+        )
+
     def _changes_task(self, text: str) -> bool:
         """Whether ``text`` changes the last task: no application or task of its own, but something
         the task can take (a constraint, data, a region, a model named or ruled out)."""
@@ -144,8 +188,9 @@ class Session:
             # 'what about crop type mapping instead?': the task changes, its data and constraints stay.
             return bool(_NEW_TASK_INSTEAD.search(text))
         mentions = self.resources.model_names().find(text)
-        relative = bool(_SMALLER.search(text) or _LARGER.search(text))
-        return bool(alone.filled_fields() or mentions.named or mentions.excluded or relative)
+        # 'something smaller?', and 'which one is the smallest?' of the task just answered
+        sized = bool(_SMALLER.search(text) or _LARGER.search(text) or size_question(text))
+        return bool(alone.filled_fields() or mentions.named or mentions.excluded or sized)
 
     def answer(self, answers: Mapping[str, str], reply: str | None = None) -> Selection:
         """Answer pending questions by field (e.g. {'modality': 'SAR'}), all in one round.

@@ -5,7 +5,7 @@ Names and aliases come from RS-FMD. A name that is also an ordinary English word
 other names count in any case. Names that are vocabulary terms (a sensor, a benchmark dataset) never
 count; a pretraining corpus that shares its model's name (SeCo, SSL4EO-S12) is the model.
 A name after "not" (but not "why not"), "no", "except", "without", "excluding", "other than",
-"besides" or "but" is an exclusion.
+"besides" or "but" is an exclusion. A model named twice takes its later reading.
 """
 
 from __future__ import annotations
@@ -118,7 +118,12 @@ class ModelNames:
             smaller = _SMALLER_AFTER.match(text[end : end + 40]) or _SMALLER_BEFORE.search(text[:start])
             larger = _LARGER_AFTER.match(text[end : end + 40]) or _LARGER_BEFORE.search(text[:start])
             for model_id in ids:
-                if model_id not in mentions.named and model_id not in mentions.excluded:
+                # The later mention decides, as a conversation goes: 'why is GFM first? ... not GFM'
+                # rules GFM out, and 'not DOFA ... what about DOFA?' brings it back.
+                other = mentions.named if negated_run else mentions.excluded
+                if model_id in other:
+                    other.remove(model_id)
+                if model_id not in target:
                     target.append(model_id)
                 if smaller and not negated_run and model_id not in mentions.smaller_than:
                     mentions.smaller_than.append(model_id)
@@ -140,3 +145,32 @@ def _vocabulary_keys() -> set[str]:
         if datasets.column(canonical, "task_type"):  # benchmarks; not pretraining corpora
             keys.update(term.lower() for term in datasets.terms(canonical))
     return keys
+
+
+# 'why not SAM?', 'what about CLIP?': a name asked about on its own, after an answer.
+_ASKED_ABOUT = re.compile(
+    r"^\W*(?:and\s+|so\s+)?(?:why\s+not|what\s+about|how\s+about)\s+(?:using\s+|plain\s+)?(?:the\s+)?"
+    r"([A-Za-z][\w.+]*(?:-[\w.+]+)*)(?:\s+(?:model|instead|then))?\W*$",
+    re.IGNORECASE,
+)
+
+
+def asked_about_name(text: str) -> str | None:
+    """The name in 'why not SAM?' or 'what about DINOv2?' when it is written as a model's name is
+    (capitals after the first letter, or digits) or is no ordinary English word; else None."""
+    match = _ASKED_ABOUT.match(text)
+    if match is None:
+        return None
+    name = match.group(1)
+    written_as_a_name = bool(re.search(r"\d|.[A-Z]", name))
+    if not written_as_a_name and zipf_frequency(name.lower(), "en") >= _COMMON_WORD_ZIPF:
+        return None
+    return name
+
+
+def built_on(records: Sequence[ModelRecord], name: str) -> list[ModelRecord]:
+    """Records whose backbone or name mentions ``name``: 'SAM' in 'SAM ViT-H image encoder' and in
+    'RingMo-SAM', not in 'SAMRS' or 'SatMAE'."""
+    flags = 0 if len(name) <= 4 else re.IGNORECASE  # 'SAM', not 'Sam'; 'llava' is LLaVA
+    pattern = re.compile(rf"(?<![^\W_]){re.escape(name)}(?![^\W_])", flags)
+    return [r for r in records if pattern.search(f"{r.backbone or ''} | {r.model_name}")]

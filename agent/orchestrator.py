@@ -86,14 +86,22 @@ _SIZE_FILLER = (
     r"(?:\s+(?:possible|available|open|pretrained|remote|sensing|foundation|earth|observation|eo|rs|"
     r"geospatial|vision|sar|optical|multispectral|hyperspectral))*"
 )
-_SMALLEST_QUESTION = re.compile(
-    rf"\b(?:smallest|tiniest|lightest){_SIZE_FILLER}\s+{_SIZE_NOUNS}\b|\b(?:fewest|least)\s+parameters\b",
-    re.IGNORECASE,
-)
-_LARGEST_QUESTION = re.compile(
-    rf"\b(?:largest|biggest|heaviest){_SIZE_FILLER}\s+{_SIZE_NOUNS}\b|\bmost\s+parameters\b",
-    re.IGNORECASE,
-)
+# After an answer, 'which one is smallest?', 'which of these is the lightest', 'and the largest?'.
+_WHICH_IS = r"\bwhich(?:\s+(?:one|model|of\s+(?:these|them|those|the\s+\w+)))?\s+(?:is|are|has)\s+(?:the\s+)?"
+# ... or a sentence of its own: 'and the largest?', 'smallest?'
+_ONLY_SUPERLATIVE = r"(?:^|(?<=[.?!;]))\s*(?:and\s+|so\s+)?(?:what(?:'s|\s+is)\s+)?(?:the\s+)?"
+
+
+def _size_question_pattern(words: str, count: str) -> re.Pattern[str]:
+    return re.compile(
+        rf"\b{words}{_SIZE_FILLER}\s+{_SIZE_NOUNS}\b|{count}\s+parameters\b"
+        rf"|{_WHICH_IS}{words}\b|{_ONLY_SUPERLATIVE}{words}\s*(?:[.?!;]|$)",
+        re.IGNORECASE,
+    )
+
+
+_SMALLEST_QUESTION = _size_question_pattern(r"(?:smallest|tiniest|lightest)", r"\b(?:fewest|least)")
+_LARGEST_QUESTION = _size_question_pattern(r"(?:largest|biggest|heaviest)", r"\bmost")
 
 _NO_APPLICATION = "No application of RS-FMD recognised in the task: ranked on general-purpose capability"
 
@@ -394,7 +402,7 @@ class Orchestrator:
             if note not in turn.notes:
                 turn.notes.append(note)
         query = turn.query
-        size = _size_question(turn.text) if strict else None
+        size = size_question(turn.text) if strict else None
         catalogue = bool(
             strict
             and not (query.application or query.task_type or turn.named_only)
@@ -574,12 +582,18 @@ class Orchestrator:
                 why = "; ".join(turn.outcome.rejected[model_id])
                 notes.append(f"You named {name}: set aside because {why}")
         ranked_named = [m for m in turn.named_models if m in positions]
+        fit = "on general-purpose capability" if turn.named_only else "for this task"
+        if len(ranked_named) == 1 and ranked_named[0] in shown and not turn.named_only:
+            (model_id,) = ranked_named  # 'is DOFA good for hyperspectral?'
+            notes.append(
+                f"You named {self.resources.by_id[model_id].model_name}: ranked "
+                f"{positions[model_id] + 1} of {len(turn.ranked)} for this task"
+            )
         if len(ranked_named) >= 2:  # 'DOFA vs CROMA': say which of them fits the task better
             order = sorted(ranked_named, key=positions.__getitem__)
             head_to_head = ", then ".join(
                 f"{self.resources.by_id[m].model_name} (rank {positions[m] + 1})" for m in order
             )
-            fit = "on general-purpose capability" if turn.named_only else "for this task"
             notes.append(f"Of the models you named, the best fit {fit}: {head_to_head}")
         return extra
 
@@ -721,7 +735,14 @@ def _takes_all(record: ModelRecord, groups: list[tuple[str, frozenset[str]]]) ->
     return all(set(record.modalities) & members for _, members in groups)
 
 
-def _size_question(text: str) -> Literal["smallest", "largest"] | None:
+def without_size_question(text: str) -> str:
+    """``text`` without its size questions: a later one ('and the largest?') replaces them."""
+    for pattern in (_SMALLEST_QUESTION, _LARGEST_QUESTION):
+        text = re.sub(rf"(?:{pattern.pattern})[^.?!;]*[.?!;]?", " ", text, flags=re.IGNORECASE)
+    return " ".join(text.split())
+
+
+def size_question(text: str) -> Literal["smallest", "largest"] | None:
     """Which end of the size range the task asks for ('the smallest model that ...'), if any."""
     if _SMALLEST_QUESTION.search(text):
         return "smallest"
@@ -735,7 +756,7 @@ def _asks_the_catalogue(turn: Turn) -> bool:
     smallest model that takes Sentinel-1'), with something to answer it on: no questions back."""
     query = turn.query
     terms = _catalogue_terms(query)
-    if _size_question(turn.text):
+    if size_question(turn.text):
         # 'the largest remote sensing foundation model?': with no task either, a size question
         # about the whole catalogue.
         return terms or not (query.application or query.task_type)

@@ -16,6 +16,7 @@ from agent import Session, select_models
 from agent.cli import main
 from agent.errors import InputError
 from agent.interpreter import find_terms_fuzzy, interpret
+from agent.mentions import asked_about_name, built_on
 from agent.resources import get_resources
 from agent.selection import Status
 from agent.settings import Settings
@@ -1583,6 +1584,64 @@ def test_the_largest_model_is_answered_by_size_even_without_a_task() -> None:
     )
     asked = select_models("the largest model for crop type mapping", k=3, settings=_settings())
     assert asked.status == Status.needs_clarification
+
+
+def test_which_one_is_smallest_after_an_answer_keeps_the_task_and_a_later_largest_replaces_it() -> None:
+    session = Session(_settings(), clarify=False, k=3)
+    session.ask("flood mapping with Sentinel-1, few labels")
+    smallest = session.ask("which one is smallest?")
+    assert smallest.query.application == "flood mapping"
+    assert any(a.startswith("Read as a change to the previous task") for a in smallest.assumptions)
+    assert len([a for a in smallest.assumptions if a.startswith("Smallest of the ")]) == 1
+    largest = session.ask("and the largest?")
+    assert largest.query.application == "flood mapping"
+    assert not any(a.startswith("Smallest of the ") for a in largest.assumptions)
+    assert [a for a in largest.assumptions if a.startswith("Largest of the ")]
+    for text in ["which of these is the lightest", "the smallest one?", "smallest?"]:
+        after = Session(_settings(), clarify=False, k=3)
+        after.ask("crop type mapping with a Sentinel-2 time series in France, 200 labelled fields")
+        again = after.ask(text)
+        assert again.query.application == "crop type mapping", text
+        assert any(a.startswith("Smallest of the ") for a in again.assumptions), text
+    # Words that are no size question leave the answer as it was.
+    assert not any(
+        a.startswith("Smallest of the ")
+        for a in session.ask("which one is better for small floods?").assumptions
+    )
+
+
+def test_why_not_a_model_outside_rs_fmd_keeps_the_task_and_lists_models_built_on_it() -> None:
+    session = Session(_settings(), clarify=False, k=3)
+    first = session.ask("flood mapping with Sentinel-1, one GPU, labelled data")
+    why = session.ask("why not CLIP?")
+    assert why.query.application == "flood mapping"
+    assert [m.model_id for m in why.models] == [m.model_id for m in first.models]
+    [note] = [a for a in why.assumptions if a.startswith("'CLIP' is not a model in RS-FMD")]
+    listed = note.split("mentions CLIP: ", 1)[1].split(", ")
+    by_name = {r.model_name: r for r in load_records()}
+    for item in listed:
+        name = item.rsplit(" (rank ", 1)[0]
+        assert "CLIP" in f"{by_name[name].backbone} {name}", item
+    # A model of RS-FMD, a sensor or a common word is no unknown model.
+    assert not any("is not a model in RS-FMD" in a for a in session.ask("why not DOFA?").assumptions)
+    assert not any("is not a model in RS-FMD" in a for a in session.ask("what about Landsat?").assumptions)
+    assert asked_about_name("what about cost?") is None
+    assert asked_about_name("why not SAM?") == "SAM"
+    assert [r.model_name for r in built_on(load_records(), "SAM") if r.model_name == "SAMRS"] == []
+
+
+def test_one_model_named_among_those_shown_is_given_its_rank() -> None:
+    selection = select_models(
+        "is Copernicus-FM a good choice for flood mapping with Sentinel-1?",
+        k=3,
+        clarify=False,
+        settings=_settings(),
+    )
+    [note] = [a for a in selection.assumptions if a.startswith("You named Copernicus-FM: ranked ")]
+    rank = next(m.rank for m in selection.models if m.name == "Copernicus-FM")
+    assert note.startswith(f"You named Copernicus-FM: ranked {rank} of ") and note.endswith(" for this task")
+    alone = select_models("tell me about TerraMind", k=3, clarify=False, settings=_settings())
+    assert not any(a.startswith("You named TerraMind: ranked") for a in alone.assumptions)
 
 
 def test_a_question_about_remsa_itself_says_how_it_works_and_still_asks_for_the_task() -> None:

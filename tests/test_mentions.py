@@ -42,6 +42,10 @@ def _settings() -> Settings:
         ("compare Prithvi and SatMAE", ["prithvi-eo-1.0", "prithvi-eo-2.0", "satmae"], []),
         ("flood mapping, not Prithvi", [], ["prithvi-eo-1.0", "prithvi-eo-2.0"]),
         ("Prithvi-EO-2.0 or DOFA?", ["prithvi-eo-2.0", "dofa"], []),
+        # A model named twice takes its later reading, as a conversation goes.
+        ("why is GFM first? not GFM", [], ["gfm"]),
+        ("not DOFA. what about DOFA after all?", ["dofa"], []),
+        ("Prithvi, but not Prithvi-EO-1.0", ["prithvi-eo-2.0"], ["prithvi-eo-1.0"]),
     ],
 )
 def test_model_names_in_text(names: ModelNames, text: str, named: list[str], excluded: list[str]) -> None:
