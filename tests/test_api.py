@@ -1278,6 +1278,12 @@ def test_why_not_a_model_asks_about_it_and_the_first_one_names_the_first_model_s
         ("monitor illegal fishing with SAR and AIS", "ship detection", "illegal fishing"),
         ("VLM to describe damage in post-disaster drone imagery", "image captioning", None),
         ("kelp canopy mapping from Landsat", "coastal mapping", "kelp canopy"),
+        ("detect small vessels in SAR with ICEYE X-band imagery", "ship detection", None),
+        (
+            "thermal Landsat band for urban heat mapping in Phoenix",
+            "land surface temperature estimation",
+            "urban heat mapping",
+        ),
         ("aquaculture pond extraction along the coast from Gaofen-1", "coastal mapping", "aquaculture"),
         ("mangrove extent change in Southeast Asia", "wetland mapping", None),
         ("remove clouds from Sentinel-2 using Sentinel-1", "cloud removal", None),

@@ -323,6 +323,22 @@ def test_results_on_the_users_imagery_come_first_and_others_say_their_imagery() 
     assert plain[0].dataset == "SpaceNet 7" and not any(i.other_imagery for i in plain)
 
 
+def test_coordinates_alone_are_met_by_a_location_encoder_more_than_by_location_metadata() -> None:
+    encoder = record("encoder", modalities=["Location", "RGB"], category="vision-location")
+    metadata = record("metadata", modalities=["Multispectral", "Location"], category="vision")
+    alone = StructuredQuery(application="species distribution modelling", modality=["Location"])
+    assert modality_fit(Candidate(encoder), alone).score == 1.0
+    beside = modality_fit(Candidate(metadata), alone)
+    assert beside.score == 0.5 and beside.evidence == [
+        "takes Location, but beside imagery (not a location encoder)"
+    ]
+    # With imagery asked for too, location metadata beside it is what the user has.
+    both = StructuredQuery(
+        application="species distribution modelling", modality=["Location", "Multispectral"]
+    )
+    assert modality_fit(Candidate(metadata), both).score == 1.0
+
+
 def test_a_time_series_request_does_not_make_every_result_other_imagery() -> None:
     s2 = record(
         "s2", modalities=["Multispectral"], benchmarks=[bench("EuroSAT", "OA", 98.0, task="classification")]

@@ -237,7 +237,15 @@ def _modality_fit(c: Candidate, query: StructuredQuery) -> Criterion:
         return found
     exact = wanted & have
     partial = {m for m in wanted - exact if have & COMPATIBLE_MODALITIES.get(m, frozenset())}
-    score = (len(exact) + 0.5 * len(partial)) / len(wanted)
+    # Coordinates with no imagery ('from coordinates alone'): a model that takes a location only
+    # beside its imagery, as metadata, half meets it; a location encoder meets it.
+    beside_imagery = (
+        "Location" in exact and not requested_imagery(query) and r.category != Category.vision_location
+    )
+    score = (len(exact) - 0.5 * beside_imagery + 0.5 * len(partial)) / len(wanted)
+    if beside_imagery:
+        evidence.append("takes Location, but beside imagery (not a location encoder)")
+        exact = exact - {"Location"}
     if exact:
         evidence.append(f"takes {', '.join(sorted(exact))}")
     if partial:
