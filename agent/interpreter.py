@@ -498,6 +498,12 @@ _PRIORITIES: tuple[tuple[str, str], ...] = (
         r"trained on the most (?:data|images)",
     ),
     ("recency", r"most recent|\blatest\b|\bnewest\b|recently released|up[\s-]to[\s-]date|newer models?\b"),
+    (
+        "adoption",
+        r"\b(?:most|widely|commonly|more)\s+(?:popular|used|adopted|cited|established)\b|\bpopular\b|"
+        r"well[\s-](?:established|known|tested|adopted)|battle[\s-]tested|tried and tested|\bde facto\b|"
+        r"(?:standard|go-to|mainstream)\s+(?:choice|model|baseline)",
+    ),
 )
 _EXCLUDE = re.compile(
     r"(?:\bno\b|\bwithout\b|\bnot\b|\bexclude\b|\bexcluding\b|\bexcept\b|\bavoid\b|don'?t have|do not have|"
@@ -555,10 +561,34 @@ _GSD_AT = re.compile(
 
 
 _NOT_COMMERCIAL = re.compile(r"non[\s-]?commercial|not (?:for )?commercial|no commercial|research[\s-]only")
+# 'I can't use anything non-commercial', 'no CC-BY-NC weights': non-commercial ruled out, so
+# commercial use is asked for.
+_NO_NON_COMMERCIAL = re.compile(
+    r"\b(?:can'?t|cannot|can not|won'?t|must ?n[o']t|mustn'?t|not allowed to|no|not|avoid|exclude|excluding|"
+    r"without|nothing|never|rule out)\s+(?:(?:use|using|accept|take|touch|any|anything|a|the|models?|"
+    r"weights|with|under|that is|that are|which is|which are|licensed)\s+){0,4}"
+    r"(?:non[\s-]?commercial|research[\s-]only|cc[\s-]by[\s-]nc[\w.-]*|nc)\b"
+)
 _COMMERCIAL = re.compile(
     r"\bcommercial|for (?:a|our|my) (?:company|startup|business|client|product)|business use|"
     r"permissive licen[cs]e|sell (?:the|a|our) (?:product|service)"
 )
+
+
+def _licence_spans(lowered: str) -> list[tuple[int, int]]:
+    """Where the text speaks of licences, commercial use or open weights."""
+    patterns = (_OPEN_WEIGHTS, _COMMERCIAL, _NOT_COMMERCIAL, _NO_NON_COMMERCIAL, _PERMISSIVE_NAMED)
+    return [m.span() for pattern in patterns for m in pattern.finditer(lowered)]
+
+
+def _asks_commercial_use(lowered: str, permissive: bool) -> bool:
+    """Commercial use asked for, and not undone by a non-commercial wish ('non-commercial research
+    is fine'); 'nothing non-commercial' asks for it."""
+    if _NO_NON_COMMERCIAL.search(lowered):
+        return True
+    return bool(_COMMERCIAL.search(lowered) or permissive) and not _NOT_COMMERCIAL.search(lowered)
+
+
 # 'Apache-2.0 or MIT only', 'BSD-licensed': a named permissive licence.
 _LICENCE_NAME = r"(?:apache(?:[\s-]*2(?:\.0)?)?|mit|bsd(?:[\s-]*[23](?:[\s-]clause)?)?)\b"
 _PERMISSIVE_NAMED = re.compile(
@@ -1151,6 +1181,10 @@ def interpret(
 
     language = None if apps else query_language(text)
     task_text, similar_text = lowered, text
+    if len(text) == len(lowered):
+        # Licence and weights wishes say nothing of the application: 'an open-source model for
+        # semantic segmentation' is not open-vocabulary segmentation.
+        similar_text = blank_spans(text, _licence_spans(lowered))
     mended: list[tuple[str, str]] = []
     if not apps and language is None:
         mended_text, mended = read_slips(lowered)
@@ -1312,6 +1346,13 @@ def interpret(
             f"{gigabytes:g} GB of GPU memory read as room for about {limit:,.0f}M parameters when {use}"
         )
     priorities = [label for label, pattern in _PRIORITIES if re.search(pattern, lowered)]
+    if "adoption" in priorities:
+        adoption = re.search(dict(_PRIORITIES)["adoption"], lowered)
+        assert adoption is not None
+        notes.append(
+            f"'{adoption.group(0)}' read as adoption: RS-FMD records no citation or star counts, so it "
+            "counts the independent evaluations (benchmarks by others) that include each model"
+        )
     earliest, latest, said = _release_years(lowered)
     architectures = _architectures(lowered)
     if said is not None:
@@ -1401,8 +1442,7 @@ def interpret(
         priorities=priorities,
         exclusions=exclusions,
         multi_temporal=multi_temporal,
-        commercial_use=bool(_COMMERCIAL.search(lowered) or permissive)
-        and not _NOT_COMMERCIAL.search(lowered),
+        commercial_use=_asks_commercial_use(lowered, permissive),
         licenses=licences,
         open_weights=bool(_OPEN_WEIGHTS.search(lowered)),
         precomputed_embeddings=bool(_PRECOMPUTED_EMBEDDINGS.search(lowered)),

@@ -12,12 +12,12 @@ import json
 import re
 import time
 from collections.abc import Sequence
-from typing import Any, TypeVar
+from typing import Any, TypeVar, get_args
 
 from pydantic import BaseModel, Field, TypeAdapter, ValidationError
 
 from agent.errors import LLMError
-from agent.query import StructuredQuery
+from agent.query import Priority, StructuredQuery
 from agent.selection import RankedModel, TraceStep
 from agent.settings import Settings
 from agent.systems import ClarificationQuestion
@@ -290,12 +290,7 @@ class LLMSteps:
             "region": raw.region,
             "datasets": known_datasets(raw.datasets),
             "domain_keywords": raw.domain_keywords,
-            "priorities": [
-                p
-                for p in raw.priorities
-                if p
-                in {"accuracy", "speed", "efficiency", "precision", "recall", "generalization", "recency"}
-            ],
+            "priorities": [p for p in raw.priorities if p in get_args(Priority)],
             "exclusions": {"modalities": known("modalities", raw.excluded_modalities)},
             "commercial_use": bool(raw.commercial_use),
             "open_weights": bool(raw.open_weights),

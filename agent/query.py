@@ -11,7 +11,9 @@ from rsfmd.vocab import get_vocabulary, normalise_modality, normalise_sensor, no
 
 DataRegime = Literal["zero-shot", "few-shot", "full-labels", "unlabeled"]
 DeviceClass = Literal["edge", "cpu", "single-gpu", "multi-gpu"]
-Priority = Literal["accuracy", "speed", "efficiency", "precision", "recall", "generalization", "recency"]
+Priority = Literal[
+    "accuracy", "speed", "efficiency", "precision", "recall", "generalization", "recency", "adoption"
+]
 
 MANDATORY_FIELDS: tuple[str, ...] = ("application", "modality")
 

@@ -23,6 +23,7 @@ from agent.settings import Settings
 from rsfmd.datasets import dataset_identity, find_dataset
 from rsfmd.loader import load_records
 from tools.filtering import DEVICE_BUDGET_TOLERANCE, task_violation
+from tools.ranking import query_weights
 
 IDS = {r.model_id for r in load_records()}
 
@@ -1563,6 +1564,31 @@ def test_an_application_named_for_a_kind_of_data_is_not_guessed_from_the_data_al
         interpret("recognise vehicle targets in MSTAR SAR chips", encode=_encode()).query.application
         == "sar target recognition"
     )
+
+
+def test_popular_or_widely_used_weighs_adoption_and_says_how_it_is_measured() -> None:
+    plain = select_models("flood mapping with Sentinel-1", k=3, clarify=False, settings=_settings())
+    popular = select_models(
+        "the most popular model for flood mapping with Sentinel-1", k=3, clarify=False, settings=_settings()
+    )
+    assert popular.query.priorities == ["adoption"] and not plain.query.priorities
+    assert any(
+        a.startswith("'most popular' read as adoption: RS-FMD records no citation or star counts")
+        for a in popular.assumptions
+    )
+    weights = query_weights(popular.query)
+    assert weights["popularity"] > query_weights(plain.query)["popularity"]
+    assert not interpret("map the population of a town").query.priorities
+
+
+def test_licence_and_weights_wishes_do_not_guess_the_application() -> None:
+    text = "an open-source model with a permissive licence for semantic segmentation of Sentinel-2"
+    query = interpret(text, encode=_encode()).query
+    assert query.application is None and query.task_type == "segmentation"
+    assert query.open_weights and query.commercial_use
+    # The task's own words still guess it.
+    guessed = interpret("open weights model for mapping mangrove forests with Sentinel-2", encode=_encode())
+    assert guessed.query.application == "wetland mapping" and guessed.query.open_weights
 
 
 def _encode() -> Callable[[list[str]], np.ndarray]:

@@ -44,6 +44,11 @@ def test_reading_a_licence_for_commercial_use(text: str | None, expected: bool |
         ("non-commercial research on crop mapping with Sentinel-2", False, False),
         ("building segmentation; weights must be downloadable", False, True),
         ("building segmentation from aerial RGB", False, False),
+        # Non-commercial ruled out is commercial use asked for.
+        ("I can't use anything non-commercial; ship detection in Sentinel-1", True, False),
+        ("crop mapping, avoid CC-BY-NC weights", True, False),
+        ("flood mapping, no research-only models", True, False),
+        ("this is for non-commercial use only, flood mapping", False, False),
     ],
 )
 def test_the_request_is_read_from_plain_words(text: str, commercial: bool, weights: bool) -> None:

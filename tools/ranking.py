@@ -127,6 +127,8 @@ def query_weights(query: StructuredQuery) -> dict[str, float]:
         w["generalizability"] += 0.10
     if "recency" in priorities:
         w["recency"] += 0.15
+    if "adoption" in priorities:
+        w["popularity"] += 0.15
     if query.data_regime is not None:
         # Without labels, a model that must be trained first is hardly usable at all.
         w["data_regime"] = {"zero-shot": 0.30, "full-labels": 0.08}.get(query.data_regime, 0.18)
