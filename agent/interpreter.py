@@ -19,6 +19,7 @@ from typing import NamedTuple
 import numpy as np
 from wordfreq import zipf_frequency
 
+from agent.mentions import PRETRAINED_ON
 from agent.query import ComputeBudget, Exclusions, MinPerformance, StructuredQuery
 from agent.wording import query_language, read_slips
 from rsfmd.backbones import get_backbone_table, spelling_pattern
@@ -218,8 +219,8 @@ def _suite_matcher() -> list[_Term]:
 
 
 @cache
-def _dataset_matcher() -> list[_Term]:
-    """Patterns for benchmark dataset names, longest first.
+def _dataset_matcher(corpora: bool = False) -> list[_Term]:
+    """Patterns for benchmark dataset names (with ``corpora``, pretraining corpora too), longest first.
 
     A name that is short or made of everyday words ('AID', 'FLAIR', 'BEN') must be written as the table
     writes it; other names match in any case ('eurosat', 'BigEarthNet-S2').
@@ -235,7 +236,7 @@ def _dataset_matcher() -> list[_Term]:
     ]
     out: list[_Term] = []
     for canonical in table.names:
-        if not table.column(canonical, "task_type"):
+        if not corpora and not table.column(canonical, "task_type"):
             continue  # a pretraining corpus (SeCo, SSL4EO-S12) is no benchmark; its name is the model's
         for name in dict.fromkeys([canonical, *table.terms(canonical)[1:]]):
             words = _WORD.findall(name.lower())
@@ -255,6 +256,20 @@ def _dataset_matcher() -> list[_Term]:
                 out.append(_phrase_term(name, canonical))
     out.sort(key=lambda item: -item.length)
     return out
+
+
+def _pretraining_spans(plain: str) -> list[tuple[str, int, int]]:
+    """Datasets named as pretraining data: 'pretrained on SSL4EO-S12', 'trained on MillionAID or
+    fMoW'."""
+    out: list[tuple[str, int, int]] = []
+    for name, start, end in _scan(plain, _dataset_matcher(corpora=True)):
+        listed = bool(out) and _LIST_GAP_WORDS.match(plain[out[-1][2] : start])
+        if listed or PRETRAINED_ON.search(plain[max(0, start - 80) : start]):
+            out.append((name, start, end))
+    return out
+
+
+_LIST_GAP_WORDS = re.compile(r"^\s*(?:,\s*(?:and\s+|or\s+)?|and\s+|or\s+|/\s*)(?:the\s+)?$", re.IGNORECASE)
 
 
 def _singular(phrase: str) -> str:
@@ -1205,7 +1220,14 @@ def interpret(
         mended = [(written, read) for written, read in mended if written not in phrase]
     notes.extend(f"read '{written}' as '{read}'" for written, read in mended)
     plain = fold_accents(" ".join(text.split()))
-    dataset_spans = _scan(plain, _dataset_matcher())
+    pretraining = _pretraining_spans(plain)
+    pretraining_ranges = [(s, e) for _, s, e in pretraining]
+    # A dataset named as pretraining data is no benchmark to rank on: 'pretrained on BigEarthNet'.
+    dataset_spans = [
+        span
+        for span in _scan(plain, _dataset_matcher())
+        if not _overlaps(span[1], span[2], pretraining_ranges)
+    ]
     datasets = list(dict.fromkeys(name for name, _, _ in dataset_spans))
     dataset_ranges = [(s, e) for _, s, e in dataset_spans]
     if application is None and datasets:
@@ -1434,6 +1456,7 @@ def interpret(
         min_performance=_performance_floor(lowered),
         region=regions,
         datasets=datasets,
+        pretrained_on=list(dict.fromkeys(name for name, _, _ in pretraining)),
         suites=list(dict.fromkeys(suite for suite, _, _ in suite_spans)),
         domain_keywords=[d for d in domain if d],
         task_type=task_type,

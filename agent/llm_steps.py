@@ -272,8 +272,10 @@ class LLMSteps:
         def known_datasets(values: Sequence[str]) -> list[str]:
             out = []
             for value in values:
-                if (info := find_dataset(value)) is not None:
+                if (info := find_dataset(value)) is not None and info.task_type:
                     out.append(info.name)
+                elif info is not None:  # 'pretrained on SSL4EO-S12' is read by the rules
+                    self._event("llm:interpret", f"ignored {value!r}: a pretraining corpus, not a benchmark")
                 else:
                     self._event("llm:interpret", f"ignored unknown dataset {value!r}")
             return out

@@ -1,6 +1,7 @@
 """Models named in a task description: "compare DOFA and CROMA", "anything but TerraMind".
 
-Names and aliases come from RS-FMD. A name that is also an ordinary English word ("Clay", "RANGE",
+Names and aliases come from RS-FMD. A name after "pretrained on" is the pretraining data, not the
+model (the interpreter reads it). A name that is also an ordinary English word ("Clay", "RANGE",
 "Falcon") or has three letters or fewer ("MTP") counts only when written as the record writes it;
 other names count in any case. Names that are vocabulary terms (a sensor, a benchmark dataset) never
 count; a pretraining corpus that shares its model's name (SeCo, SSL4EO-S12) is the model.
@@ -51,6 +52,13 @@ LARGER_WORDS = r"(?:larger|bigger|heavier)"
 _SMALLER_AFTER, _SMALLER_BEFORE = _size_reference(SMALLER_WORDS)
 _LARGER_AFTER, _LARGER_BEFORE = _size_reference(LARGER_WORDS)
 _LIST_GAP = re.compile(r"^(?:\s*(?:,|and|or|nor|/)\s*)+$", re.IGNORECASE)
+# 'pretrained on SSL4EO-S12', 'trained mainly on MillionAID': what follows is pretraining data,
+# even when a model shares its name.
+PRETRAINED_ON = re.compile(
+    r"\b(?:pre-?trained|trained|pre-?training|learned|learnt)\s+"
+    r"(?:(?:only|mostly|mainly|exclusively|entirely|largely)\s+)?(?:on|with|using|from)\s+(?:the\s+)?$",
+    re.IGNORECASE,
+)
 
 
 @dataclass
@@ -108,8 +116,14 @@ class ModelNames:
         mentions = Mentions()
         negated_run = False
         previous_end = 0
+        data_end: int | None = None  # where the last name read as pretraining data ends
         for start, end, ids in spans:
             before = text[:start]
+            if PRETRAINED_ON.search(before[-80:]) or (
+                data_end is not None and _LIST_GAP.match(text[data_end:start])
+            ):
+                data_end = previous_end = end  # the corpus, not the model: 'pretrained on SeCo'
+                continue
             if _NEGATION.search(before):
                 negated_run = True
             elif not (negated_run and _LIST_GAP.match(text[previous_end:start])):

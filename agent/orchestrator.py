@@ -769,5 +769,10 @@ def _catalogue_terms(query: StructuredQuery) -> bool:
     """Whether the task names something RS-FMD can be searched on without a task: imagery, a sensor,
     release years or a need for any band set."""
     return bool(
-        query.modality or query.sensor or query.min_release_year or query.max_release_year or query.any_bands
+        query.modality
+        or query.sensor
+        or query.min_release_year
+        or query.max_release_year
+        or query.any_bands
+        or query.pretrained_on
     )

@@ -176,6 +176,10 @@ class StructuredQuery(BaseModel):
         default=False,
         description="The model must take arbitrary band sets (wavelength-aware), not one sensor's bands.",
     )
+    pretrained_on: list[str] = Field(
+        default_factory=list,
+        description="Datasets the model must have been pretrained on ('pretrained on SSL4EO-S12'): any.",
+    )
     min_release_year: int | None = Field(default=None, description="Released in this year or later.")
     max_release_year: int | None = Field(default=None, description="Released in this year or earlier.")
     assumed_modality: list[str] = Field(
@@ -201,6 +205,11 @@ class StructuredQuery(BaseModel):
     @field_validator("datasets")
     @classmethod
     def _datasets(cls, value: list[str]) -> list[str]:
+        return _canonical_datasets(value)
+
+    @field_validator("pretrained_on")
+    @classmethod
+    def _pretrained_on(cls, value: list[str]) -> list[str]:
         return _canonical_datasets(value)
 
     @field_validator("region")
@@ -275,6 +284,8 @@ class StructuredQuery(BaseModel):
             parts.append("architecture: " + " or ".join(self.architectures))
         if self.any_bands:
             parts.append("any band set (wavelength-aware)")
+        if self.pretrained_on:
+            parts.append("pretrained on " + " or ".join(self.pretrained_on))
         return parts
 
     def release_years(self) -> str | None:

@@ -141,6 +141,23 @@ _OTHER_OUTPUT_TASKS = frozenset(
 )
 
 
+@cache
+def _name_pattern(canonical: str) -> re.Pattern[str]:
+    """Any of a dataset's names as words, separators loose: 'Million-AID' finds 'MillionAID' too."""
+    table = get_dataset_table()
+    names = dict.fromkeys([canonical, *(table.terms(canonical) if canonical in table.rows else [])])
+    bodies = [r"[\s\-_]*".join(re.escape(p) for p in re.split(r"[\s\-_]+", n) if p) for n in names]
+    return re.compile(
+        rf"(?<![A-Za-z0-9])(?:{'|'.join(b for b in bodies if b)})(?![A-Za-z0-9])", re.IGNORECASE
+    )
+
+
+def pretrained_on(record: ModelRecord, datasets: Sequence[str]) -> list[str]:
+    """Which of ``datasets`` (canonical names) the record's pretraining data names."""
+    texts = [phase.dataset for phase in record.pretraining_phases if phase.dataset]
+    return [d for d in datasets if any(_name_pattern(d).search(t) for t in texts)]
+
+
 def evaluated_on(record: ModelRecord, application: str | None) -> bool:
     """Whether the record reports a result on ``application`` (False when none is given)."""
     return application is not None and any(bench_application(b) == application for b in record.benchmarks)

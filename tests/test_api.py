@@ -20,9 +20,9 @@ from agent.mentions import asked_about_name, built_on
 from agent.resources import get_resources
 from agent.selection import Status
 from agent.settings import Settings
-from rsfmd.datasets import dataset_identity, find_dataset
+from rsfmd.datasets import dataset_identity, find_dataset, pretrained_on
 from rsfmd.loader import load_records
-from tools.filtering import DEVICE_BUDGET_TOLERANCE, task_violation
+from tools.filtering import DEVICE_BUDGET_TOLERANCE, pretraining_violation, task_violation
 from tools.ranking import query_weights
 
 IDS = {r.model_id for r in load_records()}
@@ -1563,6 +1563,28 @@ def test_an_application_named_for_a_kind_of_data_is_not_guessed_from_the_data_al
     assert (
         interpret("recognise vehicle targets in MSTAR SAR chips", encode=_encode()).query.application
         == "sar target recognition"
+    )
+
+
+def test_pretrained_on_a_dataset_keeps_the_models_whose_pretraining_data_names_it() -> None:
+    records = load_records()
+    on_ssl4eo = {r.model_id for r in records if pretrained_on(r, ["SSL4EO-S12"])}
+    assert {"ssl4eo-s12", "decur", "croma"} <= on_ssl4eo
+    asked = select_models("which models were trained on SSL4EO-S12?", k=5, clarify=True, settings=_settings())
+    assert asked.status == Status.ok and asked.query.pretrained_on == ["SSL4EO-S12"]
+    assert not asked.query.datasets and not asked.query.exclusions.models
+    assert {m.model_id for m in asked.models} <= on_ssl4eo
+    assert any(a.startswith(f"{len(on_ssl4eo)} models in RS-FMD pass") for a in asked.assumptions)
+    assert asked.models[0].reasons[0].startswith("Data fit: pretrained on SSL4EO-S12, as asked")
+    # With a task, the pretraining data is a constraint of it; a benchmark named is still one.
+    crops = interpret("crop type mapping with Sentinel-2, a model pretrained on MillionAID or fMoW").query
+    assert crops.application == "crop type mapping" and crops.pretrained_on == ["MillionAID", "fMoW-RGB"]
+    bench = interpret("models trained on BigEarthNet for flood mapping, best on Sen1Floods11").query
+    assert bench.pretrained_on == ["BigEarthNet"] and bench.datasets == ["Sen1Floods11"]
+    assert not interpret("the best model on BigEarthNet").query.pretrained_on
+    unknown = next(r for r in records if not any(p.dataset for p in r.pretraining_phases))
+    assert pretraining_violation(unknown, crops) == (
+        "pretraining data not recorded, so not known to include MillionAID or fMoW-RGB"
     )
 
 

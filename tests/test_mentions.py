@@ -36,7 +36,9 @@ def _settings() -> Settings:
         ("clay soils and the range of crops", [], []),
         # A pretraining corpus that shares its model's name is the model; a benchmark is not.
         ("compare SeCo and CROMA", ["seco", "croma"], []),
-        ("a model pretrained on SSL4EO-S12 but not MMEarth", ["ssl4eo-s12"], ["mmearth"]),
+        # ... except after 'pretrained on', where it is the pretraining data.
+        ("a model pretrained on SSL4EO-S12 but not MMEarth", [], ["mmearth"]),
+        ("trained on SeCo or SSL4EO-S12, like CROMA", ["croma"], []),
         ("the best model on EuroSAT", [], []),
         # An alias that begins other models' names is the family's: both Prithvi versions.
         ("compare Prithvi and SatMAE", ["prithvi-eo-1.0", "prithvi-eo-2.0", "satmae"], []),

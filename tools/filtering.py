@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from agent.query import StructuredQuery
-from rsfmd.datasets import dataset_identities, dataset_identity, evaluated_on
+from rsfmd.datasets import dataset_identities, dataset_identity, evaluated_on, pretrained_on
 from rsfmd.licenses import allows_commercial_use, within_licenses
 from rsfmd.schema import Alignment, Category, ModelRecord
 from rsfmd.vocab import get_vocabulary
@@ -44,6 +44,7 @@ RELAXATION_ORDER: tuple[str, ...] = (
     "release_year",
     "architecture",
     "band_flexibility",
+    "pretraining",
     "exclusions",
     "weights",
     "license",
@@ -246,6 +247,17 @@ def band_flexibility_violation(record: ModelRecord, query: StructuredQuery) -> s
     return None
 
 
+def pretraining_violation(record: ModelRecord, query: StructuredQuery) -> str | None:
+    """The user asks for a model pretrained on given data and the record's pretraining data names
+    none of it (or is not recorded)."""
+    if not query.pretrained_on or pretrained_on(record, query.pretrained_on):
+        return None
+    wanted = " or ".join(query.pretrained_on)
+    if not any(phase.dataset for phase in record.pretraining_phases):
+        return f"pretraining data not recorded, so not known to include {wanted}"
+    return f"pretraining data not recorded as including {wanted}"
+
+
 RULES: dict[str, Callable[[ModelRecord, StructuredQuery], str | None]] = {
     "modality": modality_violation,
     "task": task_violation,
@@ -259,6 +271,7 @@ RULES: dict[str, Callable[[ModelRecord, StructuredQuery], str | None]] = {
     "release_year": release_violation,
     "architecture": architecture_violation,
     "band_flexibility": band_flexibility_violation,
+    "pretraining": pretraining_violation,
 }
 
 

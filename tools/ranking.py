@@ -26,6 +26,7 @@ from rsfmd.datasets import (
     dataset_info,
     evaluated_on,
     find_dataset,
+    pretrained_on,
     strip_qualifier,
 )
 from rsfmd.licenses import allows_commercial_use, within_licenses
@@ -213,6 +214,8 @@ def modality_fit(c: Candidate, query: StructuredQuery) -> Criterion:
         and _WAVELENGTH_AWARE not in found.evidence
     ):
         found.evidence.insert(0, _WAVELENGTH_AWARE)  # what the user asked for first
+    if query.pretrained_on and (matched := pretrained_on(c.record, query.pretrained_on)):
+        found.evidence.insert(0, f"pretrained on {' and '.join(matched)}, as asked")
     return found
 
 
