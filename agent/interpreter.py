@@ -472,7 +472,7 @@ _DEVICES: tuple[tuple[str, str], ...] = (
     ),
     (
         "single-gpu",
-        r"single gpu|one gpu|a gpu|laptop gpu|desktop|workstation|rtx|consumer gpu|"
+        r"single gpu|one gpu|a gpu|\b1\s?x?\s?gpu\b|laptop gpu|desktop|workstation|rtx|consumer gpu|"
         r"\d+\s?gb (?:of )?(?:gpu|vram)|moderate (?:compute|resources)|"
         r"\b(?:a100|h100|h200|v100|a6000|a40|l40s?|t4|gtx|colab)\b",
     ),
@@ -789,6 +789,8 @@ _LABEL_COUNTS = (
     re.compile(rf"\b{_COUNT}\s+{_LABELLED}\s+([a-z]+)(\s+per\s+class)?"),
     re.compile(rf"\b(?:labell?ed|annotated)\s+{_COUNT}\s+([a-z]+)(\s+per\s+class)?"),
     re.compile(rf"\b{_LABELLED}\s+(?:dataset|set|data)\s+of\s+{_COUNT}\s+([a-z]+)(\s+per\s+class)?"),
+    # 'crop types, 1000 labels': the labels counted themselves.
+    re.compile(rf"\b{_COUNT}\s+(labels|annotations)(\s+per\s+(?:class|category))?\b"),
     # '10 samples per class': a count per class is a count of labels.
     re.compile(rf"\b{_COUNT}\s+([a-z]+)(\s+per\s+(?:class|category|label))\b"),
 )

@@ -291,8 +291,12 @@ def test_similarity_compares_with_what_an_application_is_not_with_its_closest_fo
     crops = texts[names.index("crop type mapping")]
     assert "crop classification" in crops and "rice paddies" not in crops  # a closest_for term
     encode = get_resources(_settings()).encoder.encode
-    farms = "we have 500 labelled tiles of Planet imagery for mapping smallholder farms in Kenya"
-    assert interpret(farms, encode).query.application == "crop type mapping"
+    crops_grown = (
+        "we have 500 labelled tiles of Planet imagery to tell which crop grows in each field in Kenya"
+    )
+    read = interpret(crops_grown, encode)
+    assert read.query.application == "crop type mapping"
+    assert any("by text similarity" in n for n in read.notes)
 
 
 def test_a_task_named_in_the_text_limits_the_guessed_application() -> None:
@@ -1280,6 +1284,13 @@ def test_why_not_a_model_asks_about_it_and_the_first_one_names_the_first_model_s
         ("VLM to describe damage in post-disaster drone imagery", "image captioning", None),
         ("kelp canopy mapping from Landsat", "coastal mapping", "kelp canopy"),
         ("detect small vessels in SAR with ICEYE X-band imagery", "ship detection", None),
+        ("SAR flood bangladesh cpu", "flood mapping", None),
+        ("NAIP 60 cm imagery for tree canopy mapping in the US", "forest mapping", None),
+        (
+            "5 cm RGBN aerial frames; I want to detect damaged roofs",
+            "building damage assessment",
+            "damaged roofs",
+        ),
         (
             "thermal Landsat band for urban heat mapping in Phoenix",
             "land surface temperature estimation",
@@ -1601,6 +1612,16 @@ def test_popular_or_widely_used_weighs_adoption_and_says_how_it_is_measured() ->
     weights = query_weights(popular.query)
     assert weights["popularity"] > query_weights(plain.query)["popularity"]
     assert not interpret("map the population of a town").query.priorities
+
+
+def test_a_terse_list_of_constraints_is_read_term_by_term() -> None:
+    result = interpret("s2 l2a, 10 bands, crop types, france, 1000 labels, 1 gpu")
+    query = result.query
+    assert query.application == "crop type mapping" and query.sensor == ["Sentinel-2"]
+    assert query.data_regime == "few-shot" and query.compute.device_class == "single-gpu"
+    assert "'1000 labels' read as few labels (fewer than 5,000)" in result.notes
+    assert interpret("we have 20k labels").query.data_regime == "full-labels"
+    assert interpret("RGBN imagery").query.modality == ["Multispectral"]
 
 
 def test_licence_and_weights_wishes_do_not_guess_the_application() -> None:
