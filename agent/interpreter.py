@@ -22,7 +22,7 @@ from wordfreq import zipf_frequency
 from agent.mentions import PRETRAINED_ON
 from agent.query import ComputeBudget, Exclusions, MinPerformance, StructuredQuery
 from agent.wording import query_language, read_slips
-from rsfmd.backbones import get_backbone_table, spelling_pattern
+from rsfmd.backbones import NAMEABLE_FAMILIES, get_backbone_table, spelling_pattern
 from rsfmd.datasets import find_dataset, get_dataset_table, get_suite_table, suite_datasets
 from rsfmd.licenses import license_family
 from rsfmd.regions import region_ancestors
@@ -943,6 +943,54 @@ def _backbone_bound(lowered: str, written: str) -> tuple[float | None, float | N
     return None
 
 
+# 'a Swin backbone', 'ResNet-50-based', 'models that use ConvNeXt': a backbone named as a wish.
+_FAMILY_SPELLINGS = (
+    ("Swin", r"swin(?:[\s-]?v2|[\s-]transformers?)?"),
+    ("ResNet", r"resnets?"),
+    ("ConvNeXt", r"convnext(?:[\s-]?v2)?"),
+    ("ViT", r"vits?"),
+)
+_AS_BACKBONE_AFTER = re.compile(r"(?:[\s-]*(?:based|backbones?|encoders?|architectures?|family|models?))\b")
+_AS_BACKBONE_BEFORE = re.compile(
+    r"\b(?:uses?|using|with|built\s+on|based\s+on|on\s+top\s+of|has|have)\s+(?:an?\s+|the\s+)?$"
+)
+
+
+@cache
+def _nameable_backbones() -> tuple[tuple[re.Pattern[str], str], ...]:
+    """(pattern, name) of the backbones a task can ask for by name, specific rows before families."""
+    rows = [
+        (re.compile(spelling_pattern(s) + r"(?!/)", re.IGNORECASE), b.name)
+        for b in get_backbone_table().values()
+        if b.name.startswith(NAMEABLE_FAMILIES)
+        for s in sorted((b.name, *b.synonyms), key=len, reverse=True)
+    ]
+    families = [
+        (re.compile(rf"(?<![a-z0-9]){spelled}(?![a-z0-9])", re.IGNORECASE), name)
+        for name, spelled in _FAMILY_SPELLINGS
+    ]
+    return (*rows, *families)
+
+
+def _backbones_asked(lowered: str) -> list[str]:
+    """Backbones the task asks for by name ('a Swin backbone', 'built on ResNet-50'); not those
+    ruled out ('no ResNet') or given as a size ('ViT-L or larger')."""
+    taken: list[tuple[int, int]] = []
+    found: list[tuple[int, str]] = []
+    for pattern, name in _nameable_backbones():
+        for match in pattern.finditer(lowered):
+            start, end = match.span()
+            if _overlaps(start, end, taken):
+                continue
+            taken.append((start, end))
+            before = lowered[max(0, start - 30) : start]
+            wished = _AS_BACKBONE_AFTER.match(lowered, end) or _AS_BACKBONE_BEFORE.search(before)
+            sized = _BOUND_AFTER.match(lowered, end) or _BOUND_BEFORE.search(before)
+            if wished and not sized and not _ARCHITECTURE_NEGATION.search(before):
+                found.append((start, name))
+    return list(dict.fromkeys(name for _, name in sorted(found)))
+
+
 _OUTPUT_RESOLUTION = re.compile(
     r"\b(?:to|into|reach(?:ing)?|target(?:ing)?|output(?:s| at)?)\s+(?:an?\s+|the\s+)?"
     r"\d+(?:\.\d+)?[\s-]*(?:cm|m|meters?|metres?)\b(?:\s*(?:gsd|resolution|pixels?))?"
@@ -1379,6 +1427,7 @@ def interpret(
         )
     earliest, latest, said = _release_years(lowered)
     architectures = _architectures(lowered)
+    backbones = _backbones_asked(lowered)
     if said is not None:
         notes.append(f"'{said}' read as the model's release year")
     if device in {"edge", "cpu"} and "efficiency" not in priorities:
@@ -1459,6 +1508,7 @@ def interpret(
         region=regions,
         datasets=datasets,
         pretrained_on=list(dict.fromkeys(name for name, _, _ in pretraining)),
+        backbones=backbones,
         suites=list(dict.fromkeys(suite for suite, _, _ in suite_spans)),
         domain_keywords=[d for d in domain if d],
         task_type=task_type,

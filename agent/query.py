@@ -176,6 +176,10 @@ class StructuredQuery(BaseModel):
         default=False,
         description="The model must take arbitrary band sets (wavelength-aware), not one sensor's bands.",
     )
+    backbones: list[str] = Field(
+        default_factory=list,
+        description="Backbones the user asks for by name, a family ('Swin') or a standard one ('ResNet-50').",
+    )
     pretrained_on: list[str] = Field(
         default_factory=list,
         description="Datasets the model must have been pretrained on ('pretrained on SSL4EO-S12'): any.",
@@ -284,6 +288,8 @@ class StructuredQuery(BaseModel):
             parts.append("architecture: " + " or ".join(self.architectures))
         if self.any_bands:
             parts.append("any band set (wavelength-aware)")
+        if self.backbones:
+            parts.append("backbone: " + " or ".join(self.backbones))
         if self.pretrained_on:
             parts.append("pretrained on " + " or ".join(self.pretrained_on))
         return parts

@@ -124,3 +124,31 @@ def match_backbone(text: str) -> BackboneMatch:
     if len(names) > 1:
         return BackboneMatch(MatchStatus.ambiguous, names)
     return BackboneMatch(MatchStatus.matched, names, get_backbone_table()[names[0]])
+
+
+# Backbone families a task can ask for by name ('a Swin backbone'): the name as shown, and a
+# pattern (re.IGNORECASE) for the family's members in a record's backbone text.
+BACKBONE_FAMILIES: dict[str, str] = {
+    "ViT": r"(?<![A-Za-z0-9])vit(?![a-z])",
+    "Swin": r"(?<![A-Za-z0-9])swin",
+    "ResNet": r"(?<![A-Za-z0-9])(?:resnet|wrn)",
+    "ConvNeXt": r"(?<![A-Za-z0-9])convnext",
+}
+# The table rows a task can name as its backbone ('ResNet-50', 'ViT-L'): generic architectures, not
+# a pretrained tower (CLIP, DINOv2) or a size class (7B LLM).
+NAMEABLE_FAMILIES = ("ViT-", "Swin", "ResNet-", "WRN-", "ConvNeXt-")
+
+
+@cache
+def backbone_name_pattern(name: str) -> re.Pattern[str]:
+    """A pattern for a family ('Swin') or a nameable table row ('ResNet-50') in backbone text."""
+    if name in BACKBONE_FAMILIES:
+        return re.compile(BACKBONE_FAMILIES[name], re.IGNORECASE)
+    backbone = get_backbone_table()[name]
+    spellings = (backbone.name, *backbone.synonyms)
+    return re.compile("|".join(spelling_pattern(s) for s in spellings), re.IGNORECASE)
+
+
+def names_backbone(text: str, names: list[str]) -> list[str]:
+    """Which of ``names`` (families or table rows) the backbone ``text`` names."""
+    return [name for name in names if backbone_name_pattern(name).search(text)]

@@ -371,6 +371,11 @@ class ModelRecord(_Strict):
         return bool(_GENERATIVE_LLM.search(described))
 
     @property
+    def backbone_text(self) -> str:
+        """The record's backbone and its variants' backbones and names, as one text."""
+        return " | ".join([self.backbone or "", *(f"{v.backbone or ''} {v.name}" for v in self.variants)])
+
+    @property
     def architectures(self) -> frozenset[str]:
         """Architecture families of the record's backbones ('CNN', 'transformer', 'Mamba'), from
         their names; empty when no backbone names one."""

@@ -22,7 +22,7 @@ from agent.selection import Status
 from agent.settings import Settings
 from rsfmd.datasets import dataset_identity, find_dataset, pretrained_on
 from rsfmd.loader import load_records
-from tools.filtering import DEVICE_BUDGET_TOLERANCE, pretraining_violation, task_violation
+from tools.filtering import DEVICE_BUDGET_TOLERANCE, backbone_violation, pretraining_violation, task_violation
 from tools.ranking import query_weights
 
 IDS = {r.model_id for r in load_records()}
@@ -1597,6 +1597,37 @@ def test_pretrained_on_a_dataset_keeps_the_models_whose_pretraining_data_names_i
     assert pretraining_violation(unknown, crops) == (
         "pretraining data not recorded, so not known to include MillionAID or fMoW-RGB"
     )
+
+
+@pytest.mark.parametrize(
+    ("text", "backbones"),
+    [
+        ("which models use a Swin backbone for SAR?", ["Swin"]),
+        ("a ResNet50-based model for crop mapping", ["ResNet-50"]),
+        ("models built on ConvNeXt for Sentinel-2", ["ConvNeXt"]),
+        ("a ViT-B backbone for building segmentation", ["ViT-B"]),
+        ("swin transformer models for change detection", ["Swin"]),
+        # A size given as a backbone, a backbone ruled out, or a family word alone is no backbone wish.
+        ("flood mapping with a ViT-L or larger", []),
+        ("flood mapping, no ResNet backbone", []),
+        ("CNN only, flood mapping", []),
+    ],
+)
+def test_a_backbone_asked_for_by_name(text: str, backbones: list[str]) -> None:
+    assert interpret(text).query.backbones == backbones
+
+
+def test_a_backbone_named_keeps_the_models_built_on_it() -> None:
+    selection = select_models(
+        "which models use a Swin backbone for SAR?", k=5, clarify=True, settings=_settings()
+    )
+    assert selection.status == Status.ok and selection.models
+    by_id = {r.model_id: r for r in load_records()}
+    for model in selection.models:
+        assert "swin" in by_id[model.model_id].backbone_text.lower(), model.name
+    resnet = interpret("a ResNet-50 based model for crop type mapping").query
+    vit = next(r for r in by_id.values() if r.backbone == "ViT-Large")
+    assert backbone_violation(vit, resnet) == "ViT-Large, not ResNet-50"
 
 
 def test_popular_or_widely_used_weighs_adoption_and_says_how_it_is_measured() -> None:

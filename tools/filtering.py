@@ -9,6 +9,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from agent.query import StructuredQuery
+from rsfmd.backbones import names_backbone
 from rsfmd.datasets import dataset_identities, dataset_identity, evaluated_on, pretrained_on
 from rsfmd.licenses import allows_commercial_use, within_licenses
 from rsfmd.schema import Alignment, Category, ModelRecord
@@ -43,6 +44,7 @@ RELAXATION_ORDER: tuple[str, ...] = (
     "sensor",
     "release_year",
     "architecture",
+    "backbone",
     "band_flexibility",
     "pretraining",
     "exclusions",
@@ -239,6 +241,19 @@ def architecture_violation(record: ModelRecord, query: StructuredQuery) -> str |
     return f"{' and '.join(sorted(have))} backbone, not {' or '.join(query.architectures)}"
 
 
+def backbone_violation(record: ModelRecord, query: StructuredQuery) -> str | None:
+    """The user asks for a backbone by name ('a Swin backbone') and the record's backbones are
+    another, or not recorded."""
+    if not query.backbones:
+        return None
+    if names_backbone(record.backbone_text, query.backbones):
+        return None
+    wanted = " or ".join(query.backbones)
+    if not record.backbone_text.strip():
+        return f"backbone not recorded, so not known to be {wanted}"
+    return f"{record.backbone or 'its backbone'}, not {wanted}"
+
+
 def band_flexibility_violation(record: ModelRecord, query: StructuredQuery) -> str | None:
     """The user needs any band set ('arbitrary spectral bands') and the record is not documented as
     wavelength-aware."""
@@ -270,6 +285,7 @@ RULES: dict[str, Callable[[ModelRecord, StructuredQuery], str | None]] = {
     "precomputed_embeddings": embeddings_violation,
     "release_year": release_violation,
     "architecture": architecture_violation,
+    "backbone": backbone_violation,
     "band_flexibility": band_flexibility_violation,
     "pretraining": pretraining_violation,
 }
