@@ -521,8 +521,9 @@ _PRIORITIES: tuple[tuple[str, str], ...] = (
     ),
 )
 _EXCLUDE = re.compile(
-    r"(?:\bno\b|\bwithout\b|\bnot\b|\bexclude\b|\bexcluding\b|\bexcept\b|\bavoid\b|don'?t have|do not have|"
-    r"other than|rather than|instead of)\s+((?:any\s+)?[a-z0-9][a-z0-9\s\-+/]{0,24})"
+    # ('why not Sentinel-2?' asks about it; it does not rule it out)
+    r"(?:\bno\b|\bwithout\b|(?<!\bwhy )\bnot\b|\bexclude\b|\bexcluding\b|\bexcept\b|\bavoid\b|"
+    r"don'?t have|do not have|other than|rather than|instead of)\s+((?:any\s+)?[a-z0-9][a-z0-9\s\-+/]{0,24})"
 )
 # A size: '100M parameters', '1.5 billion params' (number, unit when written, the word).
 _SIZE_NUMBER = r"(\d+(?:\.\d+)?)\s*(k|m|million|b|billion)?"
@@ -711,7 +712,7 @@ _ARCHITECTURE_WORDS: tuple[tuple[str, str], ...] = (
     ("Mamba", r"v?mamba|state[\s-]space\s+models?"),
 )
 _ARCHITECTURE_NEGATION = re.compile(
-    r"(?:\bnot?|\bwithout|\bavoid(?:ing)?|\bexcept|\brather\s+than|\binstead\s+of|\bnothing)"
+    r"(?:(?<!\bwhy )\bnot|\bno|\bwithout|\bavoid(?:ing)?|\bexcept|\brather\s+than|\binstead\s+of|\bnothing)"
     r"(?:\s+(?:with|using|use|based\s+on))?(?:\s+(?:an?|any))?\s*$"
 )
 
@@ -952,7 +953,8 @@ _FAMILY_SPELLINGS = (
 )
 _AS_BACKBONE_AFTER = re.compile(r"(?:[\s-]*(?:based|backbones?|encoders?|architectures?|family|models?))\b")
 _AS_BACKBONE_BEFORE = re.compile(
-    r"\b(?:uses?|using|with|built\s+on|based\s+on|on\s+top\s+of|has|have)\s+(?:an?\s+|the\s+)?$"
+    r"\b(?:uses?|using|with|built\s+on|based\s+on|on\s+top\s+of|has|have|(?:what|how)\s+about)\s+"
+    r"(?:an?\s+|the\s+)?$"
 )
 
 

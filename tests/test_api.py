@@ -1607,6 +1607,7 @@ def test_pretrained_on_a_dataset_keeps_the_models_whose_pretraining_data_names_i
         ("models built on ConvNeXt for Sentinel-2", ["ConvNeXt"]),
         ("a ViT-B backbone for building segmentation", ["ViT-B"]),
         ("swin transformer models for change detection", ["Swin"]),
+        ("how about ResNet?", ["ResNet"]),
         # A size given as a backbone, a backbone ruled out, or a family word alone is no backbone wish.
         ("flood mapping with a ViT-L or larger", []),
         ("flood mapping, no ResNet backbone", []),
@@ -1732,6 +1733,10 @@ def test_why_not_a_model_outside_rs_fmd_keeps_the_task_and_lists_models_built_on
     assert not any("is not a model in RS-FMD" in a for a in session.ask("why not DOFA?").assumptions)
     assert not any("is not a model in RS-FMD" in a for a in session.ask("what about Landsat?").assumptions)
     assert asked_about_name("what about cost?") is None
+    # 'why not' asks about a sensor or a backbone family too; it rules nothing out.
+    sensor = interpret("why not Sentinel-2?").query
+    assert sensor.sensor == ["Sentinel-2"] and not sensor.exclusions.sensors
+    assert interpret("why not a ResNet?").query.architectures == ["CNN"]
     assert asked_about_name("why not SAM?") == "SAM"
     assert [r.model_name for r in built_on(load_records(), "SAM") if r.model_name == "SAMRS"] == []
 
