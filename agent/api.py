@@ -117,7 +117,9 @@ class Session:
             self._turn.asked = set(previous.asked)
             self._turn.size_reference = previous.size_reference
             selection = self._run()
-            selection.assumptions.insert(0, self._unknown_model_note(unknown))
+            note = self._unknown_model_note(unknown)
+            selection.assumptions.insert(0, note)
+            selection.answers.insert(0, note)
             return selection
         if previous is not None and self.last_selection is not None and self._changes_task(text):
             before = _without_replaced(previous.text, text).rstrip()
@@ -125,7 +127,9 @@ class Session:
             if reference is not None:
                 # 'a bigger one' after 'something smaller?': the new relative size replaces the old.
                 before = " ".join(_LARGER.sub("", _SMALLER.sub("", before)).split())
-            if size_question(text):  # 'and the largest?' after 'which one is the smallest?'
+            if size_question(text) or previous.size_follow_up:
+                # 'and the largest?' after 'which one is the smallest?' replaces it; a later change
+                # ('why not DOFA?') leaves a size question asked after an answer behind.
                 before = without_size_question(before)
             joint = " " if before.endswith((".", "?", "!", ";")) else ". "
             # A change keeps the number of models asked for before, unless it asks another.
@@ -133,6 +137,7 @@ class Session:
             self._turn = Turn(text=f"{before}{joint}{text}", k=self._shown or self.k, clarify=self.clarify)
             self._turn.asked = set(previous.asked)
             self._turn.size_reference = reference
+            self._turn.size_follow_up = size_question(text) is not None
             selection = self._run()
             shown = previous.text if len(previous.text) <= 80 else previous.text[:77].rstrip() + "..."
             selection.assumptions.insert(

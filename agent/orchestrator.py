@@ -133,6 +133,7 @@ class Turn:
     rounds: int = 0
     asked: set[str] = field(default_factory=set)
     notes: list[str] = field(default_factory=list)
+    answers: list[str] = field(default_factory=list)  # the notes that answer the question asked
     candidates: list[Candidate] = field(default_factory=list)
     outcome: FilterOutcome | None = None
     ranked: list[Candidate] = field(default_factory=list)
@@ -149,6 +150,12 @@ class Turn:
     named_only: bool = False  # no task stated: the answer is about the models named
     # 'something smaller?' after an answer: (the previous first pick, whether larger was asked)
     size_reference: tuple[str, bool] | None = None
+    size_follow_up: bool = False  # 'which one is smallest?' asked of the answer before
+
+    def answer(self, note: str) -> None:
+        """A note that answers the question asked ('the smallest ...'): said first in the chat."""
+        self.notes.append(note)
+        self.answers.append(note)
 
 
 class Orchestrator:
@@ -176,7 +183,7 @@ class Orchestrator:
         turn.llm_fallbacks = []
         # Each run reads the whole text again (the task plus every answer): its notes start afresh,
         # so a reading is said once, as of this round, not once per round.
-        turn.notes = []
+        turn.notes, turn.answers = [], []
         steps = 0
         while state != "done":
             steps += 1
@@ -417,7 +424,7 @@ class Orchestrator:
             ]
             if size:
                 # 'the smallest model that takes Sentinel-1': answered by size, whatever the ranking.
-                turn.notes.append(_size_note(passing, query, largest=size == "largest"))
+                turn.answer(_size_note(passing, query, largest=size == "largest"))
             else:
                 # 'which models take EnMAP?': a question about the catalogue; say how many answer it.
                 groups = _imagery_groups(requested_modalities(query))
@@ -430,7 +437,7 @@ class Orchestrator:
                     if len(groups) > 1
                     else ""
                 )
-                turn.notes.append(
+                turn.answer(
                     f"{len(passing)} models in RS-FMD pass the hard constraints of this task{together}; "
                     "shown are the best placed on general-purpose capability (browse them in the app's "
                     "Explore tab or with `remsa db list`)"
@@ -606,7 +613,10 @@ class Orchestrator:
             turn.llm_fallbacks.extend(self.llm.take_fallbacks())
         assumptions = list(dict.fromkeys(turn.notes))
         if turn.status != Status.needs_clarification:
-            models += self._named_beyond_top(turn, top, assumptions)
+            named_notes: list[str] = []
+            models += self._named_beyond_top(turn, top, named_notes)
+            assumptions.extend(named_notes)
+            turn.answers.extend(named_notes)
         engine = turn.engine
         if turn.llm_fallbacks:
             # Visible, not only in the trace: the answer says which steps the LLM did not do.
@@ -638,6 +648,7 @@ class Orchestrator:
             models=models,
             questions=turn.questions if turn.status == Status.needs_clarification else [],
             assumptions=assumptions,
+            answers=[a for a in dict.fromkeys(turn.answers) if a in assumptions],
             overall_confidence=turn.confidence,
             clarification_rounds=turn.rounds,
             engine=engine,

@@ -84,6 +84,11 @@ class Selection(BaseModel):
     models: list[RankedModel] = Field(default_factory=list)
     questions: list[ClarificationQuestion] = Field(default_factory=list)
     assumptions: list[str] = Field(default_factory=list)
+    answers: list[str] = Field(
+        default_factory=list,
+        description="The assumptions that answer the question asked (the smallest models, where a model "
+        "named ranks, how many models take EnMAP): what the chat says first.",
+    )
     overall_confidence: float = Field(default=0.0, ge=0, le=1)
     clarification_rounds: int = Field(default=0, ge=0)
     engine: str = Field(default="offline", description="offline, or the LLM provider and model.")

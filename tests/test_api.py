@@ -24,6 +24,7 @@ from rsfmd.datasets import dataset_identity, find_dataset, pretrained_on
 from rsfmd.loader import load_records
 from tools.filtering import DEVICE_BUDGET_TOLERANCE, backbone_violation, pretraining_violation, task_violation
 from tools.ranking import query_weights
+from ui.cards import chat_summary
 
 IDS = {r.model_id for r in load_records()}
 
@@ -1703,7 +1704,16 @@ def test_which_one_is_smallest_after_an_answer_keeps_the_task_and_a_later_larges
     largest = session.ask("and the largest?")
     assert largest.query.application == "flood mapping"
     assert not any(a.startswith("Smallest of the ") for a in largest.assumptions)
-    assert [a for a in largest.assumptions if a.startswith("Largest of the ")]
+    [answer] = [a for a in largest.assumptions if a.startswith("Largest of the ")]
+    # The answer to the question asked is what the chat says first.
+    assert largest.answers == [answer]
+    assert chat_summary(largest).startswith(answer)
+    markdown = largest.to_markdown()
+    assert f"**Answer:** {answer}" in markdown and markdown.count(answer) == 1
+    # A size question asked of an answer is answered once: a later change leaves it behind.
+    later = session.ask("why not DOFA?")
+    assert not any(a.startswith(("Largest of the ", "Smallest of the ")) for a in later.assumptions)
+    assert [a for a in later.answers if a.startswith("You named DOFA: ranked ")]
     for text in ["which of these is the lightest", "the smallest one?", "smallest?"]:
         after = Session(_settings(), clarify=False, k=3)
         after.ask("crop type mapping with a Sentinel-2 time series in France, 200 labelled fields")
@@ -1724,6 +1734,7 @@ def test_why_not_a_model_outside_rs_fmd_keeps_the_task_and_lists_models_built_on
     assert why.query.application == "flood mapping"
     assert [m.model_id for m in why.models] == [m.model_id for m in first.models]
     [note] = [a for a in why.assumptions if a.startswith("'CLIP' is not a model in RS-FMD")]
+    assert why.answers == [note]
     listed = note.split("mentions CLIP: ", 1)[1].split(", ")
     by_name = {r.model_name: r for r in load_records()}
     for item in listed:

@@ -74,7 +74,10 @@ def test_named_models_are_shown_after_the_top_with_their_rank() -> None:
     expected = ", then ".join(f"{m.name} (rank {m.rank})" for m in named)
     assert f"Of the models you named, the best fit for this task: {expected}" in selection.assumptions
     summary = chat_summary(selection)
-    assert summary.startswith("Top 3 for your task:")
+    # Where the models named rank answers the question: the chat says it before the top 3.
+    assert f"Of the models you named, the best fit for this task: {expected}" in selection.answers
+    assert summary.startswith(selection.answers[0])
+    assert summary.index(selection.answers[-1]) < summary.index("Top 3 for your task:")
     assert summary.index("The models you named:") < summary.index(f"**{extras[0].name}**")
 
 

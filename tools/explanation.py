@@ -160,6 +160,13 @@ def selection_markdown(selection: Selection) -> str:
     if understood:
         lines.append(f"**Understood:** {' · '.join(understood)}")
     lines.append("")
+    if selection.answers:  # what answers the question asked, before the models
+        if len(selection.answers) == 1:
+            lines.append(f"**Answer:** {selection.answers[0]}")
+        else:
+            lines.append("**Answer:**")
+            lines.extend(f"- {a}" for a in selection.answers)
+        lines.append("")
     if selection.questions:
         lines.append("**Questions to sharpen the answer:**")
         lines.extend(
@@ -175,7 +182,8 @@ def selection_markdown(selection: Selection) -> str:
         if links:
             lines.append("- Links: " + ", ".join(links))
         lines.append("")
-    if selection.assumptions:
+    assumptions = [a for a in selection.assumptions if a not in selection.answers]
+    if assumptions:
         lines.append("**Assumptions:**")
-        lines.extend(f"- {a}" for a in selection.assumptions)
+        lines.extend(f"- {a}" for a in assumptions)
     return "\n".join(lines).strip() + "\n"

@@ -179,7 +179,8 @@ def chat_summary(selection: Selection) -> str:
         if selection.status == Status.closest_match
         else f"Top {top} for your task:"
     )
-    lines = [head]
+    # What answers the question asked ('which one is smallest?', 'why not SAM?') comes first.
+    lines = [*(f"{answer}\n" for answer in selection.answers), head]
     for i, m in enumerate(selection.models):
         if i == top:
             lines.append("\nThe models you named:")
