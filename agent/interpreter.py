@@ -262,9 +262,18 @@ def _pretraining_spans(plain: str) -> list[tuple[str, int, int]]:
     """Datasets named as pretraining data: 'pretrained on SSL4EO-S12', 'trained on MillionAID or
     fMoW'."""
     out: list[tuple[str, int, int]] = []
+    explicit = False
     for name, start, end in _scan(plain, _dataset_matcher(corpora=True)):
+        before = plain[max(0, start - 80) : start]
         listed = bool(out) and _LIST_GAP_WORDS.match(plain[out[-1][2] : start])
-        if listed or PRETRAINED_ON.search(plain[max(0, start - 80) : start]):
+        if not listed:
+            if not PRETRAINED_ON.search(before):
+                continue
+            explicit = bool(re.search(r"\bpre-?train", before[-40:], re.IGNORECASE))
+        # 'a model trained on EuroSAT' is one fine-tuned there, a benchmark; 'trained on SeCo' (a
+        # corpus) or 'pretrained on MillionAID' is pretraining data.
+        info = find_dataset(name)
+        if explicit or info is None or not info.task_type:
             out.append((name, start, end))
     return out
 

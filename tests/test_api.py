@@ -1591,8 +1591,12 @@ def test_pretrained_on_a_dataset_keeps_the_models_whose_pretraining_data_names_i
     # With a task, the pretraining data is a constraint of it; a benchmark named is still one.
     crops = interpret("crop type mapping with Sentinel-2, a model pretrained on MillionAID or fMoW").query
     assert crops.application == "crop type mapping" and crops.pretrained_on == ["MillionAID", "fMoW-RGB"]
-    bench = interpret("models trained on BigEarthNet for flood mapping, best on Sen1Floods11").query
+    bench = interpret("models pretrained on BigEarthNet for flood mapping, best on Sen1Floods11").query
     assert bench.pretrained_on == ["BigEarthNet"] and bench.datasets == ["Sen1Floods11"]
+    # 'Trained on' a benchmark is trained there for its task; 'trained on' a corpus is pretraining.
+    fine_tuned = interpret("a model trained on EuroSAT").query
+    assert fine_tuned.datasets == ["EuroSAT"] and not fine_tuned.pretrained_on
+    assert interpret("models trained on SeCo").query.pretrained_on == ["SeCo"]
     assert not interpret("the best model on BigEarthNet").query.pretrained_on
     unknown = next(r for r in records if not any(p.dataset for p in r.pretraining_phases))
     assert pretraining_violation(unknown, crops) == (
