@@ -19,7 +19,7 @@ from typing import NamedTuple
 import numpy as np
 from wordfreq import zipf_frequency
 
-from agent.mentions import PRETRAINED_ON
+from agent.mentions import LIST_GAP, PRETRAINED_ON
 from agent.query import ComputeBudget, Exclusions, MinPerformance, StructuredQuery
 from agent.wording import query_language, read_slips
 from rsfmd.backbones import NAMEABLE_FAMILIES, get_backbone_table, spelling_pattern
@@ -265,7 +265,7 @@ def _pretraining_spans(plain: str) -> list[tuple[str, int, int]]:
     explicit = False
     for name, start, end in _scan(plain, _dataset_matcher(corpora=True)):
         before = plain[max(0, start - 80) : start]
-        listed = bool(out) and _LIST_GAP_WORDS.match(plain[out[-1][2] : start])
+        listed = bool(out) and LIST_GAP.match(plain[out[-1][2] : start])
         if not listed:
             if not PRETRAINED_ON.search(before):
                 continue
@@ -276,9 +276,6 @@ def _pretraining_spans(plain: str) -> list[tuple[str, int, int]]:
         if explicit or info is None or not info.task_type:
             out.append((name, start, end))
     return out
-
-
-_LIST_GAP_WORDS = re.compile(r"^\s*(?:,\s*(?:and\s+|or\s+)?|and\s+|or\s+|/\s*)(?:the\s+)?$", re.IGNORECASE)
 
 
 def _singular(phrase: str) -> str:

@@ -51,7 +51,7 @@ SMALLER_WORDS = r"(?:smaller|lighter|more\s+compact|tinier|leaner|less\s+heavy)"
 LARGER_WORDS = r"(?:larger|bigger|heavier)"
 _SMALLER_AFTER, _SMALLER_BEFORE = _size_reference(SMALLER_WORDS)
 _LARGER_AFTER, _LARGER_BEFORE = _size_reference(LARGER_WORDS)
-_LIST_GAP = re.compile(r"^(?:\s*(?:,|and|or|nor|/)\s*)+$", re.IGNORECASE)
+LIST_GAP = re.compile(r"^(?:\s*(?:,|and|or|nor|/)\s*)+$", re.IGNORECASE)
 # 'pretrained on SSL4EO-S12', 'trained mainly on MillionAID': what follows is pretraining data,
 # even when a model shares its name.
 PRETRAINED_ON = re.compile(
@@ -120,13 +120,13 @@ class ModelNames:
         for start, end, ids in spans:
             before = text[:start]
             if PRETRAINED_ON.search(before[-80:]) or (
-                data_end is not None and _LIST_GAP.match(text[data_end:start])
+                data_end is not None and LIST_GAP.match(text[data_end:start])
             ):
                 data_end = previous_end = end  # the corpus, not the model: 'pretrained on SeCo'
                 continue
             if _NEGATION.search(before):
                 negated_run = True
-            elif not (negated_run and _LIST_GAP.match(text[previous_end:start])):
+            elif not (negated_run and LIST_GAP.match(text[previous_end:start])):
                 negated_run = False  # "not DOFA or CROMA": the whole list is ruled out
             target = mentions.excluded if negated_run else mentions.named
             smaller = _SMALLER_AFTER.match(text[end : end + 40]) or _SMALLER_BEFORE.search(text[:start])

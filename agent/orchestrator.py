@@ -92,6 +92,10 @@ _WHICH_IS = r"\bwhich(?:\s+(?:one|model|of\s+(?:these|them|those|the\s+\w+)))?\s
 _ONLY_SUPERLATIVE = r"(?:^|(?<=[.?!;]))\s*(?:and\s+|so\s+)?(?:what(?:'s|\s+is)\s+)?(?:the\s+)?"
 
 
+_SMALLEST = r"(?:smallest|tiniest|lightest)"
+_LARGEST = r"(?:largest|biggest|heaviest)"
+
+
 def _size_question_pattern(words: str, count: str) -> re.Pattern[str]:
     return re.compile(
         rf"\b{words}{_SIZE_FILLER}\s+{_SIZE_NOUNS}\b|{count}\s+parameters\b"
@@ -100,8 +104,19 @@ def _size_question_pattern(words: str, count: str) -> re.Pattern[str]:
     )
 
 
-_SMALLEST_QUESTION = _size_question_pattern(r"(?:smallest|tiniest|lightest)", r"\b(?:fewest|least)")
-_LARGEST_QUESTION = _size_question_pattern(r"(?:largest|biggest|heaviest)", r"\bmost")
+_SMALLEST_QUESTION = _size_question_pattern(_SMALLEST, r"\b(?:fewest|least)")
+_LARGEST_QUESTION = _size_question_pattern(_LARGEST, r"\bmost")
+# What ``without_size_question`` takes out: a question of its own ('which one is smallest?') whole,
+# and in 'the smallest model that takes Sentinel-1' only the word, so the rest of the task stays.
+_SIZE_SENTENCE = re.compile(
+    rf"{_WHICH_IS}(?:{_SMALLEST}|{_LARGEST})\b[^.?!;]*[.?!;]?|{_ONLY_SUPERLATIVE}(?:{_SMALLEST}|{_LARGEST})"
+    r"\s*(?:[.?!;]|$)",
+    re.IGNORECASE,
+)
+_SIZE_WORD = re.compile(
+    rf"\b(?:{_SMALLEST}|{_LARGEST})\b(?={_SIZE_FILLER}\s+{_SIZE_NOUNS}\b)|\b(?:fewest|least|most)\b(?=\s+parameters\b)",
+    re.IGNORECASE,
+)
 
 _NO_APPLICATION = "No application of RS-FMD recognised in the task: ranked on general-purpose capability"
 
@@ -748,9 +763,7 @@ def _takes_all(record: ModelRecord, groups: list[tuple[str, frozenset[str]]]) ->
 
 def without_size_question(text: str) -> str:
     """``text`` without its size questions: a later one ('and the largest?') replaces them."""
-    for pattern in (_SMALLEST_QUESTION, _LARGEST_QUESTION):
-        text = re.sub(rf"(?:{pattern.pattern})[^.?!;]*[.?!;]?", " ", text, flags=re.IGNORECASE)
-    return " ".join(text.split())
+    return " ".join(_SIZE_WORD.sub(" ", _SIZE_SENTENCE.sub(" ", text)).split())
 
 
 def size_question(text: str) -> Literal["smallest", "largest"] | None:

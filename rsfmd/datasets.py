@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING
 
+from rsfmd.backbones import spelling_pattern
 from rsfmd.vocab import UnknownTermError, Vocabulary, _read_table, get_vocabulary, term_key
 
 if TYPE_CHECKING:
@@ -146,10 +147,7 @@ def _name_pattern(canonical: str) -> re.Pattern[str]:
     """Any of a dataset's names as words, separators loose: 'Million-AID' finds 'MillionAID' too."""
     table = get_dataset_table()
     names = dict.fromkeys([canonical, *(table.terms(canonical) if canonical in table.rows else [])])
-    bodies = [r"[\s\-_]*".join(re.escape(p) for p in re.split(r"[\s\-_]+", n) if p) for n in names]
-    return re.compile(
-        rf"(?<![A-Za-z0-9])(?:{'|'.join(b for b in bodies if b)})(?![A-Za-z0-9])", re.IGNORECASE
-    )
+    return re.compile("|".join(spelling_pattern(n) for n in names if n.strip()), re.IGNORECASE)
 
 
 def pretrained_on(record: ModelRecord, datasets: Sequence[str]) -> list[str]:

@@ -1724,6 +1724,12 @@ def test_which_one_is_smallest_after_an_answer_keeps_the_task_and_a_later_larges
         again = after.ask(text)
         assert again.query.application == "crop type mapping", text
         assert any(a.startswith("Smallest of the ") for a in again.assumptions), text
+    # A later size question keeps the task it replaces the size of.
+    catalogue = Session(_settings(), clarify=False, k=3)
+    catalogue.ask("the smallest model that takes Sentinel-1")
+    flipped = catalogue.ask("and the largest?")
+    assert flipped.query.sensor == ["Sentinel-1"]
+    assert any(a.startswith("Largest of the ") for a in flipped.answers)
     # Words that are no size question leave the answer as it was.
     assert not any(
         a.startswith("Smallest of the ")
