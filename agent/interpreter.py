@@ -262,6 +262,8 @@ def _pretraining_spans(plain: str) -> list[tuple[str, int, int]]:
     """Datasets named as pretraining data: 'pretrained on SSL4EO-S12', 'trained on MillionAID or
     fMoW'."""
     out: list[tuple[str, int, int]] = []
+    if not re.search(r"train|learn", plain, re.IGNORECASE):
+        return out  # (the scan of every dataset name is the costly part)
     explicit = False
     for name, start, end in _scan(plain, _dataset_matcher(corpora=True)):
         before = plain[max(0, start - 80) : start]
@@ -985,6 +987,8 @@ def _backbones_asked(lowered: str) -> list[str]:
     ruled out ('no ResNet') or given as a size ('ViT-L or larger')."""
     taken: list[tuple[int, int]] = []
     found: list[tuple[int, str]] = []
+    if not re.search(r"vit|swin|resnet|wrn|convnext|deit", lowered):
+        return []
     for pattern, name in _nameable_backbones():
         for match in pattern.finditer(lowered):
             start, end = match.span()

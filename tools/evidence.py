@@ -98,8 +98,9 @@ class EvidenceItem:
         benchmark'), for results shown on behalf of another application.
         """
         parts = [self.variant, self.setting] if self.variant else [self.setting]
-        if self.other_imagery:  # said, so an optical result is not read as one on the user's SAR
-            parts.insert(0, f"{'/'.join(self.other_imagery)} imagery")
+        shown = [m for m in self.other_imagery if m != "Multi-temporal"]
+        if shown:  # said, so an optical result is not read as one on the user's SAR
+            parts.insert(0, f"{'/'.join(shown)} imagery")
         if self.sampling_percentage is not None and self.sampling_percentage < 100:
             parts.append(f"{self.sampling_percentage:g}% labels")
         if self.rank is not None and self.n_models > 1:
@@ -150,10 +151,13 @@ class EvidenceIndex:
         seen: set[tuple[str, str, float, str]] = set()
         imagery = requested_imagery(query)
         for bench in record.benchmarks:
-            relevance = _relevance(bench, query)
+            relevance = _task_relevance(bench, query)
             if relevance is None:
                 continue
             elsewhere = _imagery_elsewhere(bench.dataset, imagery)
+            if elsewhere:
+                # A result on other imagery (an optical benchmark for a SAR task) says less about the task.
+                relevance = _DOWNGRADE[relevance]
             setting = setting_class(bench)
             same_data = dataset_identity(bench.dataset)
             for metric, value in bench.values().items():
@@ -195,15 +199,6 @@ class EvidenceIndex:
 _DOWNGRADE = {"application": "task", "task": "related", "related": "related"}
 
 
-def _relevance(bench: Benchmark, query: StructuredQuery) -> str | None:
-    relevance = _task_relevance(bench, query)
-    imagery = requested_imagery(query)
-    if relevance is not None and imagery and not same_imagery(bench, imagery):
-        # A result on other imagery (an optical benchmark for a SAR task) says less about the task.
-        return _DOWNGRADE[relevance]
-    return relevance
-
-
 def _task_relevance(bench: Benchmark, query: StructuredQuery) -> str | None:
     on_application = bool(query.application) and bench_application(bench) == query.application
     if query.datasets:
@@ -241,10 +236,12 @@ def other_imagery(datasets: Collection[str], modalities: Collection[str]) -> boo
 def _imagery_elsewhere(dataset: str, modalities: Collection[str]) -> tuple[str, ...]:
     """The dataset's imagery when the user asked for imagery and the dataset is known to have none
     of it; empty otherwise."""
-    if not modalities or _dataset_shares_imagery(dataset, modalities):
+    if not modalities:
         return ()
     info = find_dataset(dataset)
-    return tuple(m for m in info.modalities if m != "Multi-temporal") if info is not None else ()
+    if info is None or not info.modalities or set(info.modalities) & set(modalities):
+        return ()
+    return tuple(info.modalities)
 
 
 def _dataset_shares_imagery(dataset: str, modalities: Collection[str]) -> bool:

@@ -90,8 +90,12 @@ def warm_up(settings: Settings) -> None:
         resources = get_resources(settings)
         resources.retrieval.ensure_built()
         resources.capabilities(settings)
-        # The interpreter's term, dataset and word-frequency tables, and the model-name finder.
-        interpret("flood mapping with Sentinel-1 on Sen1Floods11", resources.encoder.encode)
+        # The interpreter's term, dataset (benchmarks and pretraining corpora) and word-frequency
+        # tables, and the model-name finder.
+        interpret(
+            "flood mapping with Sentinel-1 on Sen1Floods11, pretrained on SSL4EO-S12",
+            resources.encoder.encode,
+        )
         resources.model_names()
     except (OSError, ValueError) as exc:
         log.warning("warm-up failed; the first request will retry: %s", exc)
