@@ -50,6 +50,7 @@ class Session:
         self._pending: list[ClarificationQuestion] = []
         self._asked: list[ClarificationQuestion] = []
         self._answers: dict[str, str] = {}
+        self._last_said = ""  # the last message that started or changed a task (models named)
         self.history: list[Selection] = []
         self.last_selection: Selection | None = None
 
@@ -98,6 +99,9 @@ class Session:
             return self._continue(text, {q.field for q in self._pending})
         previous = self._turn
         text, ordinal_note = _name_ordinals(text, self.last_selection)
+        if ordinal_note is None:
+            text, ordinal_note = self._name_pronoun(text)
+        self._last_said = text
         count = requested_count(text, self.last_selection, self.k)
         if previous is not None and self.last_selection is not None and count and _only_a_count(text):
             # 'show me 5', 'more options': the same task, with more (or fewer) models shown.
@@ -153,6 +157,20 @@ class Session:
         if ordinal_note:
             selection.assumptions.insert(0, ordinal_note)
         return selection
+
+    def _name_pronoun(self, text: str) -> tuple[str, str | None]:
+        """'exclude it' or 'not that one' after a message that named one model ('why is GFM
+        first?'): ``text`` with that model's name, and a note saying so."""
+        match = _PRONOUN_RULED_OUT.search(text)
+        if match is None or self.last_selection is None or not self._last_said:
+            return text, None
+        named = self.resources.model_names().find(self._last_said).named
+        if len(named) != 1:
+            return text, None
+        name = self.resources.by_id[named[0]].model_name
+        start, end = match.span(2)
+        note = f"'{match.group(2)}' read as {name}, the model named in the message before"
+        return f"{text[:start]}{name}{text[end:]}", note
 
     def _unknown_model(self, text: str) -> str | None:
         """The name in 'why not SAM?' when it is neither a model in RS-FMD nor anything else a task
@@ -282,6 +300,14 @@ _ORDINAL = re.compile(
     # Not 'the top model for SAR', a question of its own.
     r"|\b(?:the\s+)?(top)\s+(?:one|pick|recommendation|result|suggestion|choice)\b"
     r"|#\s?([1-9])\b|\b(?:number|no\.|option|model|pick)\s+([1-9]|one|two|three|four|five)\b(?!\s*(?:m\b|%|[a-z]))",
+    re.IGNORECASE,
+)
+
+
+# 'exclude it', 'not that one', 'drop this model': the model the message before named.
+_PRONOUN_RULED_OUT = re.compile(
+    r"\b(exclude|drop|remove|skip|ignore|leave\s+out|take\s+out|get\s+rid\s+of|not|no|without)\s+"
+    r"(it|that\s+one|this\s+one|that\s+model|this\s+model)\b",
     re.IGNORECASE,
 )
 

@@ -6,7 +6,8 @@ model (the interpreter reads it). A name that is also an ordinary English word (
 other names count in any case. Names that are vocabulary terms (a sensor, a benchmark dataset) never
 count; a pretraining corpus that shares its model's name (SeCo, SSL4EO-S12) is the model.
 A name after "not" (but not "why not"), "no", "except", "without", "excluding", "other than",
-"besides" or "but" is an exclusion. A model named twice takes its later reading.
+"besides", "but", "drop", "remove", "skip" or "leave out" is an exclusion. A model named twice
+takes its later reading.
 """
 
 from __future__ import annotations
@@ -24,7 +25,9 @@ from rsfmd.vocab import get_vocabulary, list_vocabularies
 _COMMON_WORD_ZIPF = 3.0
 _NEGATION = re.compile(
     # 'why not DOFA?' asks about DOFA; it does not rule it out.
-    r"(?:(?<!\bwhy )\bnot|\bno|\bexcept|\bwithout|\bexcluding|\bexclude|\bother than|\bbesides|\bbut|\bavoid)"
+    r"(?:(?<!\bwhy )\bnot|\bno|\bexcept|\bwithout|\bexcluding|\bexclude|\bother than|\bbesides|\bbut|\bavoid|"
+    # 'drop the first one' (read as 'drop GFM'), 'remove Clay too'
+    r"\bdrop|\bremove|\bskip|\bignore|\bleave\s+out|\btake\s+out|\bget\s+rid\s+of|\bminus)"
     r"(?:\s+(?:using|use|with|the|a|an|any|for|even|including))*\s*$",
     re.IGNORECASE,
 )

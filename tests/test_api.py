@@ -1762,6 +1762,25 @@ def test_why_not_a_model_outside_rs_fmd_keeps_the_task_and_lists_models_built_on
     assert [r.model_name for r in built_on(load_records(), "SAM") if r.model_name == "SAMRS"] == []
 
 
+def test_it_or_that_one_after_a_message_naming_one_model_is_that_model() -> None:
+    session = Session(_settings(), clarify=False, k=3)
+    first = session.ask("building segmentation from 0.5 m aerial RGB, single GPU, plenty of labels")
+    top = first.models[0]
+    session.ask(f"why is {top.name} first?")
+    dropped = session.ask("exclude it")
+    assert f"'it' read as {top.name}, the model named in the message before" in dropped.assumptions
+    assert top.model_id in dropped.query.exclusions.models
+    assert top.model_id not in [m.model_id for m in dropped.models]
+    # 'drop the first one' leaves the model shown first out.
+    again = session.ask("drop the first one")
+    assert again.models and again.models[0].model_id not in [m.model_id for m in dropped.models[:1]]
+    assert dropped.models[0].model_id in again.query.exclusions.models
+    # With no single model named before, 'it' is left as it is.
+    fresh = Session(_settings(), clarify=False, k=3)
+    fresh.ask("flood mapping with Sentinel-1, single GPU, labelled data")
+    assert not any("the model named in the message before" in a for a in fresh.ask("exclude it").assumptions)
+
+
 def test_one_model_named_among_those_shown_is_given_its_rank() -> None:
     selection = select_models(
         "is Copernicus-FM a good choice for flood mapping with Sentinel-1?",

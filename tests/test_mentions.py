@@ -46,6 +46,7 @@ def _settings() -> Settings:
         ("Prithvi-EO-2.0 or DOFA?", ["prithvi-eo-2.0", "dofa"], []),
         # A model named twice takes its later reading, as a conversation goes.
         ("why is GFM first? not GFM", [], ["gfm"]),
+        ("flood mapping; drop DOFA and remove CROMA too", [], ["dofa", "croma"]),
         ("not DOFA. what about DOFA after all?", ["dofa"], []),
         ("Prithvi, but not Prithvi-EO-1.0", ["prithvi-eo-2.0"], ["prithvi-eo-1.0"]),
     ],
