@@ -1286,6 +1286,11 @@ def test_why_not_a_model_asks_about_it_and_the_first_one_names_the_first_model_s
         ("kelp canopy mapping from Landsat", "coastal mapping", "kelp canopy"),
         ("detect small vessels in SAR with ICEYE X-band imagery", "ship detection", None),
         ("SAR flood bangladesh cpu", "flood mapping", None),
+        ("sargassum detection in the Caribbean with Sentinel-2", "marine debris detection", "sargassum"),
+        ("airport detection in Sentinel-2", "object detection", "airport detection"),
+        ("counting palm trees in plantations from drone images", "forest mapping", "counting palm trees"),
+        ("whale detection from WorldView-3", "wildlife detection", None),
+        ("snow depth estimation in the Alps", "glacier mapping", "snow depth"),
         ("NAIP 60 cm imagery for tree canopy mapping in the US", "forest mapping", None),
         (
             "5 cm RGBN aerial frames; I want to detect damaged roofs",
