@@ -1290,6 +1290,10 @@ def test_why_not_a_model_asks_about_it_and_the_first_one_names_the_first_model_s
         ("airport detection in Sentinel-2", "object detection", "airport detection"),
         ("counting palm trees in plantations from drone images", "forest mapping", "counting palm trees"),
         ("whale detection from WorldView-3", "wildlife detection", None),
+        ("drought monitoring with MODIS NDVI time series", "soil moisture estimation", "drought monitoring"),
+        ("drone orthomosaics at 2 cm for weed detection in sugar beet", "cropland mapping", "weed detection"),
+        ("wildfire smoke detection from GOES", "cloud detection", "smoke detection"),
+        ("where is agriculture expanding into forests in Brazil?", "deforestation monitoring", None),
         ("snow depth estimation in the Alps", "glacier mapping", "snow depth"),
         ("NAIP 60 cm imagery for tree canopy mapping in the US", "forest mapping", None),
         (
