@@ -9,7 +9,7 @@ from collections.abc import Mapping
 
 from agent.errors import ConfigurationError, InputError
 from agent.interpreter import blank_spans, find_terms, interpret
-from agent.mentions import LARGER_WORDS, SMALLER_WORDS, asked_about_name, built_on
+from agent.mentions import DROP, LARGER_WORDS, SMALLER_WORDS, asked_about_name, built_on
 from agent.orchestrator import Orchestrator, Turn, size_question, validate_text, without_size_question
 from agent.resources import Resources, get_resources
 from agent.selection import Selection, Status
@@ -131,7 +131,8 @@ class Session:
             if reference is not None:
                 # 'a bigger one' after 'something smaller?': the new relative size replaces the old.
                 before = " ".join(_LARGER.sub("", _SMALLER.sub("", before)).split())
-            if size_question(text) or previous.size_follow_up:
+            asks_size = size_question(text) is not None
+            if asks_size or previous.size_follow_up:
                 # 'and the largest?' after 'which one is the smallest?' replaces it; a later change
                 # ('why not DOFA?') leaves a size question asked after an answer behind.
                 before = without_size_question(before)
@@ -141,7 +142,7 @@ class Session:
             self._turn = Turn(text=f"{before}{joint}{text}", k=self._shown or self.k, clarify=self.clarify)
             self._turn.asked = set(previous.asked)
             self._turn.size_reference = reference
-            self._turn.size_follow_up = size_question(text) is not None
+            self._turn.size_follow_up = asks_size
             selection = self._run()
             shown = previous.text if len(previous.text) <= 80 else previous.text[:77].rstrip() + "..."
             selection.assumptions.insert(
@@ -306,7 +307,7 @@ _ORDINAL = re.compile(
 
 # 'exclude it', 'not that one', 'drop this model': the model the message before named.
 _PRONOUN_RULED_OUT = re.compile(
-    r"\b(exclude|drop|remove|skip|ignore|leave\s+out|take\s+out|get\s+rid\s+of|not|no|without)\s+"
+    rf"(\bexclude|{DROP}|\bnot|\bno|\bwithout)\s+"
     r"(it|that\s+one|this\s+one|that\s+model|this\s+model)\b",
     re.IGNORECASE,
 )

@@ -19,7 +19,7 @@ from typing import NamedTuple
 import numpy as np
 from wordfreq import zipf_frequency
 
-from agent.mentions import LIST_GAP, PRETRAINED_ON
+from agent.mentions import LIST_GAP, NOT, PRETRAINED_ON
 from agent.query import ComputeBudget, Exclusions, MinPerformance, StructuredQuery
 from agent.wording import query_language, read_slips
 from rsfmd.backbones import NAMEABLE_FAMILIES, get_backbone_table, spelling_pattern
@@ -530,7 +530,7 @@ _PRIORITIES: tuple[tuple[str, str], ...] = (
 )
 _EXCLUDE = re.compile(
     # ('why not Sentinel-2?' asks about it; it does not rule it out)
-    r"(?:\bno\b|\bwithout\b|(?<!\bwhy )\bnot\b|\bexclude\b|\bexcluding\b|\bexcept\b|\bavoid\b|"
+    rf"(?:\bno\b|\bwithout\b|{NOT}\b|\bexclude\b|\bexcluding\b|\bexcept\b|\bavoid\b|"
     r"don'?t have|do not have|other than|rather than|instead of)\s+((?:any\s+)?[a-z0-9][a-z0-9\s\-+/]{0,24})"
 )
 # A size: '100M parameters', '1.5 billion params' (number, unit when written, the word).
@@ -720,7 +720,7 @@ _ARCHITECTURE_WORDS: tuple[tuple[str, str], ...] = (
     ("Mamba", r"v?mamba|state[\s-]space\s+models?"),
 )
 _ARCHITECTURE_NEGATION = re.compile(
-    r"(?:(?<!\bwhy )\bnot|\bno|\bwithout|\bavoid(?:ing)?|\bexcept|\brather\s+than|\binstead\s+of|\bnothing)"
+    rf"(?:{NOT}|\bno|\bwithout|\bavoid(?:ing)?|\bexcept|\brather\s+than|\binstead\s+of|\bnothing)"
     r"(?:\s+(?:with|using|use|based\s+on))?(?:\s+(?:an?|any))?\s*$"
 )
 

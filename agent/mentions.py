@@ -23,11 +23,13 @@ from rsfmd.schema import ModelRecord
 from rsfmd.vocab import get_vocabulary, list_vocabularies
 
 _COMMON_WORD_ZIPF = 3.0
+# 'not', but not in 'why not DOFA?', which asks about DOFA without ruling it out.
+NOT = r"(?<!\bwhy )\bnot"
+# Verbs that leave a model out: 'drop the first one' (read as 'drop GFM'), 'remove Clay too'.
+DROP = r"\b(?:drop|remove|skip|ignore|leave\s+out|take\s+out|get\s+rid\s+of)"
 _NEGATION = re.compile(
-    # 'why not DOFA?' asks about DOFA; it does not rule it out.
-    r"(?:(?<!\bwhy )\bnot|\bno|\bexcept|\bwithout|\bexcluding|\bexclude|\bother than|\bbesides|\bbut|\bavoid|"
-    # 'drop the first one' (read as 'drop GFM'), 'remove Clay too'
-    r"\bdrop|\bremove|\bskip|\bignore|\bleave\s+out|\btake\s+out|\bget\s+rid\s+of|\bminus)"
+    rf"(?:{NOT}|\bno|\bexcept|\bwithout|\bexcluding|\bexclude|\bother than|\bbesides|\bbut|\bavoid|"
+    rf"{DROP}|\bminus)"
     r"(?:\s+(?:using|use|with|the|a|an|any|for|even|including))*\s*$",
     re.IGNORECASE,
 )

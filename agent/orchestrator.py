@@ -94,6 +94,7 @@ _ONLY_SUPERLATIVE = r"(?:^|(?<=[.?!;]))\s*(?:and\s+|so\s+)?(?:what(?:'s|\s+is)\s
 
 _SMALLEST = r"(?:smallest|tiniest|lightest)"
 _LARGEST = r"(?:largest|biggest|heaviest)"
+_FEWEST, _MOST = r"\b(?:fewest|least)", r"\bmost"  # '... parameters'
 
 
 def _size_question_pattern(words: str, count: str) -> re.Pattern[str]:
@@ -104,8 +105,8 @@ def _size_question_pattern(words: str, count: str) -> re.Pattern[str]:
     )
 
 
-_SMALLEST_QUESTION = _size_question_pattern(_SMALLEST, r"\b(?:fewest|least)")
-_LARGEST_QUESTION = _size_question_pattern(_LARGEST, r"\bmost")
+_SMALLEST_QUESTION = _size_question_pattern(_SMALLEST, _FEWEST)
+_LARGEST_QUESTION = _size_question_pattern(_LARGEST, _MOST)
 # What ``without_size_question`` takes out: a question of its own ('which one is smallest?') whole,
 # and in 'the smallest model that takes Sentinel-1' only the word, so the rest of the task stays.
 _SIZE_SENTENCE = re.compile(
@@ -114,7 +115,7 @@ _SIZE_SENTENCE = re.compile(
     re.IGNORECASE,
 )
 _SIZE_WORD = re.compile(
-    rf"\b(?:{_SMALLEST}|{_LARGEST})\b(?={_SIZE_FILLER}\s+{_SIZE_NOUNS}\b)|\b(?:fewest|least|most)\b(?=\s+parameters\b)",
+    rf"\b(?:{_SMALLEST}|{_LARGEST})\b(?={_SIZE_FILLER}\s+{_SIZE_NOUNS}\b)|(?:{_FEWEST}|{_MOST})\b(?=\s+parameters\b)",
     re.IGNORECASE,
 )
 

@@ -236,12 +236,10 @@ def other_imagery(datasets: Collection[str], modalities: Collection[str]) -> boo
 def _imagery_elsewhere(dataset: str, modalities: Collection[str]) -> tuple[str, ...]:
     """The dataset's imagery when the user asked for imagery and the dataset is known to have none
     of it; empty otherwise."""
-    if not modalities:
+    if not modalities or _dataset_shares_imagery(dataset, modalities):
         return ()
-    info = find_dataset(dataset)
-    if info is None or not info.modalities or set(info.modalities) & set(modalities):
-        return ()
-    return tuple(info.modalities)
+    info = find_dataset(dataset)  # (cached: known, with modalities, when it shares none)
+    return tuple(info.modalities) if info is not None else ()
 
 
 def _dataset_shares_imagery(dataset: str, modalities: Collection[str]) -> bool:
