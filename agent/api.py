@@ -143,6 +143,9 @@ class Session:
             self._turn.asked = set(previous.asked)
             self._turn.size_reference = reference
             self._turn.size_follow_up = asks_size
+            if asks_size:
+                # 'which of these is the smallest?': asked of the models just shown.
+                self._turn.size_among = tuple(m.model_id for m in self.last_selection.models)
             selection = self._run()
             shown = previous.text if len(previous.text) <= 80 else previous.text[:77].rstrip() + "..."
             selection.assumptions.insert(

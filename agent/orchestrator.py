@@ -89,7 +89,11 @@ _SIZE_FILLER = (
 # After an answer, 'which one is smallest?', 'which of these is the lightest', 'and the largest?'.
 _WHICH_IS = r"\bwhich(?:\s+(?:one|model|of\s+(?:these|them|those|the\s+\w+)))?\s+(?:is|are|has)\s+(?:the\s+)?"
 # ... or a sentence of its own: 'and the largest?', 'smallest?'
-_ONLY_SUPERLATIVE = r"(?:^|(?<=[.?!;]))\s*(?:and\s+|so\s+)?(?:what(?:'s|\s+is)\s+)?(?:the\s+)?"
+_ONLY_SUPERLATIVE = (
+    r"(?:^|(?<=[.?!;]))\s*(?:and\s+|so\s+)?(?:(?:what(?:'s|\s+is|\s+about)|how\s+about)\s+)?(?:the\s+)?"
+)
+# ... ending the sentence, perhaps with its noun: 'the smallest one?'
+_SUPERLATIVE_END = r"(?:\s+(?:one|model|option)s?)?\s*(?:[.?!;]|$)"
 
 
 _SMALLEST = r"(?:smallest|tiniest|lightest)"
@@ -100,7 +104,7 @@ _FEWEST, _MOST = r"\b(?:fewest|least)", r"\bmost"  # '... parameters'
 def _size_question_pattern(words: str, count: str) -> re.Pattern[str]:
     return re.compile(
         rf"\b{words}{_SIZE_FILLER}\s+{_SIZE_NOUNS}\b|{count}\s+parameters\b"
-        rf"|{_WHICH_IS}{words}\b|{_ONLY_SUPERLATIVE}{words}\s*(?:[.?!;]|$)",
+        rf"|{_WHICH_IS}{words}\b|{_ONLY_SUPERLATIVE}{words}{_SUPERLATIVE_END}",
         re.IGNORECASE,
     )
 
@@ -111,7 +115,7 @@ _LARGEST_QUESTION = _size_question_pattern(_LARGEST, _MOST)
 # and in 'the smallest model that takes Sentinel-1' only the word, so the rest of the task stays.
 _SIZE_SENTENCE = re.compile(
     rf"{_WHICH_IS}(?:{_SMALLEST}|{_LARGEST})\b[^.?!;]*[.?!;]?|{_ONLY_SUPERLATIVE}(?:{_SMALLEST}|{_LARGEST})"
-    r"\s*(?:[.?!;]|$)",
+    rf"{_SUPERLATIVE_END}",
     re.IGNORECASE,
 )
 _SIZE_WORD = re.compile(
@@ -167,6 +171,7 @@ class Turn:
     # 'something smaller?' after an answer: (the previous first pick, whether larger was asked)
     size_reference: tuple[str, bool] | None = None
     size_follow_up: bool = False  # 'which one is smallest?' asked of the answer before
+    size_among: tuple[str, ...] = ()  # ... and the model ids that answer showed, which it asks about
 
     def answer(self, note: str) -> None:
         """A note that answers the question asked ('the smallest ...'): said first in the chat."""
@@ -438,7 +443,13 @@ class Orchestrator:
                 for r in self.resources.records
                 if not violations(r, query) and not unconfirmed_requirements(r, query)
             ]
-            if size:
+            if size and turn.size_among:
+                # 'which of these is the smallest?': the models shown, then all that pass.
+                by_id = {r.model_id: r for r in self.resources.records}
+                shown = [by_id[i] for i in turn.size_among if i in by_id]
+                turn.answer(_shown_size_note(shown, largest=size == "largest"))
+                turn.answer(_size_note(passing, query, largest=size == "largest"))
+            elif size:
                 # 'the smallest model that takes Sentinel-1': answered by size, whatever the ranking.
                 turn.answer(_size_note(passing, query, largest=size == "largest"))
             else:
@@ -715,14 +726,7 @@ def _size_note(
         and (task is None or task in r.all_task_types)
         and _takes_all(r, groups)
     ]
-
-    def size(r: ModelRecord) -> float | None:
-        return r.largest_parameters if largest else r.smallest_parameters
-
-    sized = sorted(
-        (r for r in passing if size(r) is not None),
-        key=lambda r: (-(size(r) or 0.0) if largest else size(r) or 0.0, r.model_name),
-    )
+    sized = _by_size(passing, largest)
     scope = "pass the task's hard constraints"
     if len(groups) > 1:
         scope += f", take {' and '.join(name for name, _ in groups)}"
@@ -730,16 +734,46 @@ def _size_note(
         scope += f" and handle {task}"
     if not sized:
         return f"None of the {len(passing)} models to run that {scope} documents its size"
-    sizes = ", ".join(
-        f"{r.model_name} ({'about ' if size_confidence(r) < LOW_CONFIDENCE else ''}{size(r):g}M)"
-        for r in sized[:shown]
-    )
     unknown = len(passing) - len(sized)
     tail = f"; {unknown} more do not document their size" if unknown else ""
     return (
         f"{'Largest' if largest else 'Smallest'} of the {len(passing)} models to run that {scope}, "
-        f"by their {'largest' if largest else 'smallest'} variant: {sizes}{tail}"
+        f"by their {'largest' if largest else 'smallest'} variant: {_sizes(sized[:shown], largest)}{tail}"
     )
+
+
+def _shown_size_note(records: list[ModelRecord], *, largest: bool = False) -> str:
+    """The models an answer showed, smallest (largest) first by their smallest (largest) variant:
+    the answer to 'which of these is the smallest?'."""
+    end = "largest" if largest else "smallest"
+    sized = _by_size(records, largest)
+    if not sized:
+        return f"None of the {len(records)} models shown documents its size"
+    unsized = [r.model_name for r in records if r not in sized]
+    tail = ""
+    if unsized:
+        verb = "does not document its" if len(unsized) == 1 else "do not document their"
+        tail = f"; {', '.join(unsized)} {verb} size"
+    listed = _sizes(sized, largest)
+    return f"Of the {len(records)} models shown, {end} first by their {end} variant: {listed}{tail}"
+
+
+def _variant_size(record: ModelRecord, largest: bool) -> float | None:
+    return record.largest_parameters if largest else record.smallest_parameters
+
+
+def _by_size(records: list[ModelRecord], largest: bool) -> list[ModelRecord]:
+    """``records`` that document their size, smallest (or largest) first, by that end's variant."""
+    return sorted(
+        (r for r in records if _variant_size(r, largest) is not None),
+        key=lambda r: ((-1 if largest else 1) * (_variant_size(r, largest) or 0.0), r.model_name),
+    )
+
+
+def _sizes(records: list[ModelRecord], largest: bool) -> str:
+    """'SatMAE (86M), CROMA (about 300M)': 'about' where the size is derived."""
+    about = {r.model_id: "about " if size_confidence(r) < LOW_CONFIDENCE else "" for r in records}
+    return ", ".join(f"{r.model_name} ({about[r.model_id]}{_variant_size(r, largest):g}M)" for r in records)
 
 
 def _imagery_groups(imagery: set[str]) -> list[tuple[str, frozenset[str]]]:

@@ -1718,11 +1718,12 @@ def test_which_one_is_smallest_after_an_answer_keeps_the_task_and_a_later_larges
     assert largest.query.application == "flood mapping"
     assert not any(a.startswith("Smallest of the ") for a in largest.assumptions)
     [answer] = [a for a in largest.assumptions if a.startswith("Largest of the ")]
-    # The answer to the question asked is what the chat says first.
-    assert largest.answers == [answer]
-    assert chat_summary(largest).startswith(answer)
+    [shown] = [a for a in largest.assumptions if a.startswith("Of the 3 models shown, largest first")]
+    # The answer to the question asked is what the chat says first: the models shown, then all.
+    assert largest.answers == [shown, answer]
+    assert chat_summary(largest).startswith(shown)
     markdown = largest.to_markdown()
-    assert f"**Answer:** {answer}" in markdown and markdown.count(answer) == 1
+    assert f"**Answer:**\n- {shown}\n- {answer}" in markdown and markdown.count(answer) == 1
     # A size question asked of an answer is answered once: a later change leaves it behind.
     later = session.ask("why not DOFA?")
     assert not any(a.startswith(("Largest of the ", "Smallest of the ")) for a in later.assumptions)
@@ -1744,6 +1745,30 @@ def test_which_one_is_smallest_after_an_answer_keeps_the_task_and_a_later_larges
         a.startswith("Smallest of the ")
         for a in session.ask("which one is better for small floods?").assumptions
     )
+
+
+def test_which_of_these_is_smallest_answers_over_the_models_shown_first() -> None:
+    session = Session(_settings(), clarify=False, k=3)
+    first = session.ask("flood mapping with Sentinel-1, well-labelled dataset, single GPU")
+    by_id = {r.model_id: r for r in load_records()}
+    shown = [by_id[m.model_id] for m in first.models]
+    for text, largest in [("which of these is the lightest?", False), ("what about the largest one?", True)]:
+        asked = session.ask(text)
+        [note] = [a for a in asked.answers if a.startswith("Of the 3 models shown, ")]
+        listed = note.split("variant: ", 1)[1].split(";")[0].split("), ")
+        names = [item.rsplit(" (", 1)[0] for item in listed]
+        sized = [r for r in shown if (r.largest_parameters if largest else r.smallest_parameters) is not None]
+        assert sorted(names) == sorted(r.model_name for r in sized), text
+        sizes = [
+            float(item.rstrip(")").rsplit(" (", 1)[1].removeprefix("about ").rstrip("M")) for item in listed
+        ]
+        assert sizes == sorted(sizes, reverse=largest), text
+        # ... and then over every model that passes, which may not have been shown.
+        assert asked.answers[1].startswith("Largest of the " if largest else "Smallest of the "), text
+        assert [m.model_id for m in asked.models] == [m.model_id for m in first.models], text
+    # A size question with no answer before it is about every model that passes.
+    alone = select_models("the smallest model that takes Sentinel-1", k=3, settings=_settings())
+    assert not any(a.startswith("Of the ") for a in alone.answers)
 
 
 def test_why_not_a_model_outside_rs_fmd_keeps_the_task_and_lists_models_built_on_it() -> None:
