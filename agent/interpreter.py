@@ -415,6 +415,11 @@ def _expand_sensor_shorthand(text: str) -> str:
     return re.sub(r"\bs1\b", "sentinel-1", re.sub(r"\bs2\b", "sentinel-2", text, flags=i), flags=i)
 
 
+# 'without retraining' with two sensors or more: one model across them, not use without labels.
+_WITHOUT_RETRAINING = re.compile(
+    r"without (?:any )?re-?training|no re-?training|without training (?:it )?again"
+)
+
 _REGIMES: tuple[tuple[str, str], ...] = (
     (
         "zero-shot",
@@ -1401,6 +1406,14 @@ def interpret(
     if regime is None and (counted := _label_count(lowered)):
         regime = counted[0]
         notes.append(counted[1])
+    transfer = _WITHOUT_RETRAINING.search(lowered) if regime == "zero-shot" and len(sensors) > 1 else None
+    if transfer:
+        # 'works on Sentinel-2 and Landsat without retraining': one model across sensors.
+        regime = None
+        notes.append(
+            f"'{transfer.group(0)}' across {' and '.join(sensors)} read as one model for all of them "
+            "(generalisation across sensors), not as use without labels"
+        )
     if regime == "zero-shot" and task_type in {"classification", "multi-label classification", None}:
         # Classifying without any labels is zero-shot classification: vision-language territory.
         task_type = "zero-shot classification"
@@ -1444,6 +1457,8 @@ def interpret(
         notes.append(f"'{said}' read as the model's release year")
     if device in {"edge", "cpu"} and "efficiency" not in priorities:
         priorities.append("efficiency")
+    if transfer and "generalization" not in priorities:
+        priorities.append("generalization")
     targets = (
         list(_OUTPUT_RESOLUTION.finditer(lowered)) if "super-resolution" in (application, task_type) else []
     )

@@ -23,7 +23,7 @@ from agent.selection import RankedModel, Selection, SimilarTask, Status, TraceSt
 from agent.settings import Settings
 from agent.systems import ClarificationQuestion
 from agent.wording import with_article
-from rsfmd.datasets import find_dataset
+from rsfmd.datasets import described_for, evaluated_on, find_dataset
 from rsfmd.licenses import within_licenses
 from rsfmd.schema import Category, ModelRecord
 from rsfmd.vocab import typical_modalities
@@ -484,6 +484,19 @@ class Orchestrator:
                 self.llm.rerank(turn.query, ranked[: max(10, turn.k * 3)]) + ranked[max(10, turn.k * 3) :]
             )
         turn.ranked = ranked
+        application = turn.query.application
+        if application and not any(evaluated_on(c.record, application) for c in ranked):
+            # 'archaeological sites': a model built for them but with no result recorded is pointed
+            # to, wherever general-purpose capability ranks it.
+            built = [
+                f"{c.record.model_name} (rank {i})"
+                for i, c in enumerate(ranked, 1)
+                if described_for(c.record, application)
+            ]
+            if built:
+                turn.notes.append(
+                    f"Described as built for {application}, with no result recorded: {', '.join(built)}"
+                )
         turn.confidence = overall_confidence(ranked, turn.k, turn.query)
         self._note(turn, f"ranked {len(ranked)}; overall confidence {turn.confidence:.2f}")
         if turn.questions and turn.clarify_reason == "too_many":

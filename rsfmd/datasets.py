@@ -161,6 +161,23 @@ def evaluated_on(record: ModelRecord, application: str | None) -> bool:
     return application is not None and any(bench_application(b) == application for b in record.benchmarks)
 
 
+def described_for(record: ModelRecord, application: str) -> bool:
+    """Whether the record's description names ``application`` (or a synonym of it): what a model
+    built for an application says of itself, before any result on it is recorded."""
+    pattern = _application_pattern(application)
+    return pattern is not None and bool(pattern.search(record.short_description))
+
+
+@cache
+def _application_pattern(application: str) -> re.Pattern[str] | None:
+    vocab = get_vocabulary("applications")
+    canonical = vocab.get(application)
+    if canonical is None:
+        return None
+    names = [canonical, *vocab.synonyms(canonical)]
+    return re.compile("|".join(spelling_pattern(n) for n in names), re.IGNORECASE)
+
+
 def bench_application(bench: Benchmark) -> str | None:
     """The benchmark's application, canonical when the vocabularies know it."""
     return _application(bench.application, bench.dataset, bench.task_type)

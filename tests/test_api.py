@@ -20,7 +20,7 @@ from agent.mentions import asked_about_name, built_on
 from agent.resources import get_resources
 from agent.selection import Status
 from agent.settings import Settings
-from rsfmd.datasets import dataset_identity, find_dataset, pretrained_on
+from rsfmd.datasets import dataset_identity, described_for, evaluated_on, find_dataset, pretrained_on
 from rsfmd.loader import load_records
 from tools.filtering import DEVICE_BUDGET_TOLERANCE, backbone_violation, pretraining_violation, task_violation
 from tools.ranking import query_weights
@@ -1310,6 +1310,19 @@ def test_why_not_a_model_asks_about_it_and_the_first_one_names_the_first_model_s
         ("mangrove extent change in Southeast Asia", "wetland mapping", None),
         ("remove clouds from Sentinel-2 using Sentinel-1", "cloud removal", None),
         ("electrification mapping from VIIRS night lights", "poverty mapping", "electrification"),
+        ("detect archaeological sites in the Andes", "archaeological prospection", None),
+        ("land surface phenology from Sentinel-2 time series", "vegetation phenology", None),
+        (
+            "estimate evapotranspiration from Landsat",
+            "land surface temperature estimation",
+            "estimate evapotranspiration",
+        ),
+        (
+            "refugee camp mapping from very high resolution imagery",
+            "building segmentation",
+            "refugee camp mapping",
+        ),
+        ("map farmland expanding into forest in the Amazon", "deforestation monitoring", None),
     ],
 )
 def test_wordings_that_name_a_task_or_its_closest_application(
@@ -1323,6 +1336,40 @@ def test_wordings_that_name_a_task_or_its_closest_application(
         if closest
         else []
     )
+
+
+def test_a_model_built_for_an_application_with_no_result_recorded_is_pointed_to() -> None:
+    by_id = {r.model_id: r for r in load_records()}
+    assert not any(evaluated_on(r, "archaeological prospection") for r in by_id.values())
+    assert described_for(by_id["deepandes"], "archaeological prospection")
+    assert not described_for(by_id["dofa"], "archaeological prospection")
+    selection = select_models(
+        "archaeological prospection from WorldView-3 multispectral", k=3, clarify=False, settings=_settings()
+    )
+    [note] = [a for a in selection.assumptions if a.startswith("Described as built for archaeological")]
+    rank = int(note.split("DeepAndes (rank ", 1)[1].split(")")[0])
+    shown = select_models(
+        "archaeological prospection from WorldView-3 multispectral",
+        k=rank,
+        clarify=False,
+        settings=_settings(),
+    )
+    [deepandes] = [m for m in shown.models if m.model_id == "deepandes"]
+    assert deepandes.rank == rank
+    assert deepandes.reasons[0].startswith("Task fit: described as a model for archaeological prospection")
+    # With results on the application recorded, a description is no evidence and no note is made.
+    flood = select_models("flood mapping with Sentinel-1", k=3, clarify=False, settings=_settings())
+    assert not any(a.startswith("Described as built for") for a in flood.assumptions)
+
+
+def test_without_retraining_across_two_sensors_asks_for_one_model_for_both() -> None:
+    across = interpret("a model that works on Sentinel-2 and Landsat without retraining")
+    assert across.query.data_regime is None and across.query.task_type is None
+    assert "generalization" in across.query.priorities
+    assert any("read as one model for all of them" in n for n in across.notes)
+    # With one sensor, 'without retraining' is use without labels, as before.
+    alone = interpret("land cover classification on Sentinel-2 without retraining")
+    assert alone.query.data_regime == "zero-shot"
 
 
 def test_promptable_segmentation_asks_for_a_model_that_takes_clicks_or_boxes() -> None:

@@ -24,6 +24,7 @@ from rsfmd.datasets import (
     bench_application,
     dataset_identity,
     dataset_info,
+    described_for,
     evaluated_on,
     find_dataset,
     pretrained_on,
@@ -146,8 +147,9 @@ def _dataset_list(names: Sequence[str], named: int) -> str:
     return f"{len(names)} of the {named} named datasets ({', '.join(names[:3])}, ...)"
 
 
-def application_fit(c: Candidate, query: StructuredQuery) -> Criterion:
-    """Does the model do the user's kind of task?"""
+def application_fit(c: Candidate, query: StructuredQuery, unevidenced: bool = False) -> Criterion:
+    """Does the model do the user's kind of task? ``unevidenced``: no candidate reports a result on
+    the application, so a model whose description names it is the nearest thing to evidence."""
     r = c.record
     tasks = set(r.all_task_types)
     shown_on_application = evaluated_on(r, query.application)
@@ -188,6 +190,9 @@ def application_fit(c: Candidate, query: StructuredQuery) -> Criterion:
         if on_users_imagery:
             return Criterion(1.0, evidence=[f"evaluated on {query.application}"])
         return Criterion(0.9, evidence=[f"evaluated on {query.application}, but on other imagery"])
+    if unevidenced and query.application and described_for(r, query.application):
+        # 'archaeological sites': DeepAndes reports no result yet, but was built for them.
+        return Criterion(0.9, evidence=[f"described as a model for {query.application}, no result recorded"])
     if query.task_type and query.task_type in tasks:
         return Criterion(0.75, evidence=[f"handles {query.task_type}"])
     if query.task_type and tasks & RELATED_TASKS.get(query.task_type, frozenset()):
@@ -749,9 +754,12 @@ def score_candidates(
     weights = query_weights(query)
     dates = [d for c in candidates if (d := _release_day(c.record))]
     newest = max(dates) if "recency" in query.priorities and dates else None
+    unevidenced = bool(query.application) and not any(
+        evaluated_on(c.record, query.application) for c in candidates
+    )
     for c in candidates:
         crit = {
-            "application": application_fit(c, query),
+            "application": application_fit(c, query, unevidenced),
             "modality": modality_fit(c, query),
             "performance": performance_fit(c, query, index, predict),
             "efficiency": efficiency_fit(c, query),
