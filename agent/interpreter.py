@@ -396,6 +396,9 @@ def find_terms(text: str, vocabulary: str) -> list[tuple[str, int, int]]:
     return _scan(text, _matcher(vocabulary))
 
 
+_SENTINEL_SLIP = re.compile(r"\bsent(?!inel)[ei]n[ae]l[\s-]*([1-6])(?!\d)", re.IGNORECASE)
+
+
 def _expand_sensor_shorthand(text: str) -> str:
     """'S1/S2' -> 'sentinel-1 and sentinel-2' (any case in, the expansions in lower case)."""
     i = re.IGNORECASE
@@ -425,7 +428,11 @@ _REGIMES: tuple[tuple[str, str], ...] = (
         "zero-shot",
         r"zero[\s-]?shot|out[\s-]of[\s-]the[\s-]box|no (?:labell?ed |training |annotated )?(?:training )?"
         r"(?:data|labels|samples|examples|annotations)|without (?:any )?(?:labels|labell?ed|training data|"
-        r"annotations|fine[\s-]?tuning|training)|don'?t have any (?:labell?ed|training|labels)|"
+        r"annotations|fine[\s-]?tuning|training)|"
+        # 'I don't have labelled data', 'we have no labels' (but 'not many labels' is few)
+        r"(?:don'?t|do not|doesn'?t|does not|haven'?t|have not|never) (?:have |got )?(?:any )?"
+        r"(?:labell?ed|annotated|training data|labels|annotations|ground truth)|"
+        r"have no (?:labell?ed |annotated )?(?:data|labels|annotations|ground truth)|"
         r"no fine[\s-]?tuning|"
         r"without retraining|directly (?:use|apply)|use (?:pre-?trained models? )?directly",
     ),
@@ -434,6 +441,11 @@ _REGIMES: tuple[tuple[str, str], ...] = (
         r"few[\s-]?shot|(?:a )?few (?:labell?ed|annotated)|few labels|small (?:set|number|amount) of "
         r"(?:labell?ed|annotated|labels)|handful of|limited (?:labels|labell?ed|annotations)|scarce labels|"
         r"label[\s-]scarce|low[\s-]data|sparse labels|"
+        # 'labels are scarce', 'not many labels', "we don't have much labelled data"
+        r"\b(?:labels|annotations|labell?ed data|training data) (?:are |is )?(?:scarce|limited|sparse|rare)|"
+        r"\bnot (?:many|much|a lot of|enough) (?:labell?ed |annotated )?(?:labels|data|samples|annotations)|"
+        r"(?:don'?t|do not|haven'?t) (?:have |got )?(?:many|much|a lot of|enough) "
+        r"(?:labell?ed|annotated|labels|training)|"
         r"(?:fewer|less|little) (?:labels|labell?ed|annotat|training (?:data|samples))|"
         r"\black(?:ing|s)? (?:of )?(?:labels|labell?ed|annotat)|"
         # 'a few hundred labels', 'several dozen annotated images'
@@ -720,12 +732,12 @@ _ARCHITECTURE_WORDS: tuple[tuple[str, str], ...] = (
         "transformer",
         r"vision\s+transformers?|transformer[\s-]+(?:based|backbones?|models?|architectures?|encoders?)|"
         r"vits?(?:[\s-][a-z]\b)?|swin(?:[\s-]transformers?)?|(?<=no )transformers?|(?<=not a )transformer|"
-        r"(?<=without )transformers?|(?<=not )transformers?",
+        r"(?<=without )transformers?|(?<=not )transformers?|(?<=non[\s-])transformers?",
     ),
     ("Mamba", r"v?mamba|state[\s-]space\s+models?"),
 )
 _ARCHITECTURE_NEGATION = re.compile(
-    rf"(?:{NOT}|\bno|\bwithout|\bavoid(?:ing)?|\bexcept|\brather\s+than|\binstead\s+of|\bnothing)"
+    rf"(?:{NOT}|\bno|\bnon-?|\bwithout|\bavoid(?:ing)?|\bexcept|\brather\s+than|\binstead\s+of|\bnothing)"
     r"(?:\s+(?:with|using|use|based\s+on))?(?:\s+(?:an?|any))?\s*$"
 )
 
@@ -1185,7 +1197,8 @@ def _architectures(lowered: str) -> list[str]:
     wanted: list[str] = []
     excluded: list[str] = []
     for family, words in _ARCHITECTURE_WORDS:
-        for match in re.finditer(rf"(?<![a-z0-9-])(?:{words})(?![a-z0-9])", lowered):
+        # Not inside a longer name ('hi-vit'), but after 'non-' ('a non-transformer model').
+        for match in re.finditer(rf"(?:(?<=non-)|(?<![a-z0-9-]))(?:{words})(?![a-z0-9])", lowered):
             before = lowered[max(0, match.start() - 30) : match.start()]
             (excluded if _ARCHITECTURE_NEGATION.search(before) else wanted).append(family)
     if wanted:
@@ -1193,6 +1206,31 @@ def _architectures(lowered: str) -> list[str]:
     if excluded:
         return [f for f, _ in _ARCHITECTURE_WORDS if f not in excluded]
     return []
+
+
+# 'GEDI labels', 'GEDI as reference', 'labels from GEDI': a sensor named as the labels' source.
+_LABEL_WORDS = (
+    r"(?:labels?|annotations?|ground[\s-]truth|training\s+(?:labels|targets|data)|targets?|"
+    r"reference\s+(?:data|heights?|values|measurements))"
+)
+_LABELS_AFTER = re.compile(
+    rf"(?:\s+(?:lidar|footprints?|heights?|data))?\s+(?:{_LABEL_WORDS}|as\s+(?:the\s+)?(?:{_LABEL_WORDS}|reference))\b"
+)
+_LABELS_BEFORE = re.compile(
+    rf"\b{_LABEL_WORDS}\s+(?:come\s+|taken\s+|derived\s+|are\s+)?(?:from|of)\s+(?:the\s+)?$"
+)
+
+
+def _label_sources(written: str, terms: Sequence[tuple[str, int, int]]) -> dict[str, str]:
+    """Sensors the task names as the source of its labels, not of its input: {sensor: phrase}."""
+    lowered = written.lower()
+    out: dict[str, str] = {}
+    for sensor, start, end in terms:
+        if after := _LABELS_AFTER.match(lowered, end):
+            out[sensor] = written[start : after.end()]
+        elif before := _LABELS_BEFORE.search(lowered[max(0, start - 40) : start]):
+            out[sensor] = written[start - len(before.group(0)) : end]
+    return out
 
 
 def _osm_not_input(written: str, lowered: str, spans: Sequence[tuple[int, int]]) -> list[str]:
@@ -1211,12 +1249,20 @@ def interpret(
 ) -> Interpretation:
     """Parse a free-text task into a StructuredQuery with rules (and embeddings for applications)."""
     # As written (acronyms and proper names keep their case), and in lower case for the rules.
-    written = _expand_sensor_shorthand(" ".join(text.split()))
-    lowered = written.lower()
+    written = " ".join(text.split())
     notes: list[str] = []
+    for slip in dict.fromkeys(m.group(0) for m in _SENTINEL_SLIP.finditer(written)):
+        # 'sentinal2', 'sentenel 1 and 2': the commonest slips of the commonest sensor name.
+        notes.append(f"read '{slip}' as Sentinel-{slip[-1]}")
+    written = _expand_sensor_shorthand(_SENTINEL_SLIP.sub(r"sentinel-\1", written))
+    lowered = written.lower()
     exclusions = _exclusions(lowered)
 
-    sensors = [s for s, _, _ in find_terms(written, "sensors") if s not in exclusions.sensors]
+    sensor_terms = find_terms(written, "sensors")
+    labelled = _label_sources(written, sensor_terms)
+    for phrase in labelled.values():
+        notes.append(f"'{phrase}' read as the source of the labels, not as an input")
+    sensors = [s for s, _, _ in sensor_terms if s not in exclusions.sensors and s not in labelled]
     if not sensors:
         for sensor, slip in find_terms_fuzzy(lowered, "sensors"):
             if sensor not in exclusions.sensors:

@@ -675,7 +675,7 @@ def test_a_language_asked_for_is_said_to_be_unchecked() -> None:
 
 
 def test_detect_alone_is_the_detection_task() -> None:
-    query = interpret("detect refugee camp tents in Maxar imagery").query
+    query = interpret("detect lava tubes in Maxar imagery").query
     assert (query.application, query.task_type) == (None, "detection")
 
 
@@ -1120,6 +1120,38 @@ def test_a_task_written_in_the_plural_is_its_application() -> None:
     )
 
 
+@pytest.mark.parametrize(
+    ("text", "sensors", "phrase"),
+    [
+        ("canopy height estimation in Gabon with GEDI labels", [], "GEDI labels"),
+        ("canopy height from Sentinel-2 using labels from GEDI", ["Sentinel-2"], "labels from GEDI"),
+        (
+            "canopy height from Sentinel-1 and 2 with GEDI footprints as labels",
+            ["Sentinel-1", "Sentinel-2"],
+            None,
+        ),
+        ("biomass from GEDI LiDAR waveforms", ["GEDI"], None),
+        ("flood mapping with Sentinel-1 and Sentinel-2 reference masks", ["Sentinel-1", "Sentinel-2"], None),
+    ],
+)
+def test_a_sensor_named_as_the_source_of_the_labels_is_no_input(
+    text: str, sensors: list[str], phrase: str | None
+) -> None:
+    result = interpret(text)
+    assert [s for s in result.query.sensor if s != "Airborne LiDAR"] == sensors
+    said = [n for n in result.notes if n.endswith("read as the source of the labels, not as an input")]
+    if phrase:
+        assert said == [f"'{phrase}' read as the source of the labels, not as an input"]
+    assert ("LiDAR" in result.query.modality) == ("GEDI" in sensors)
+
+
+def test_common_slips_in_sentinel_are_mended() -> None:
+    for text, sensor in [("burnt area sentinal2", "Sentinel-2"), ("Sentenel-1 flood mapping", "Sentinel-1")]:
+        assert interpret(text).query.sensor == [sensor], text
+    both = interpret("crop type mapping sentinal 1 and 2 timeseries").query
+    assert both.sensor == ["Sentinel-1", "Sentinel-2"]
+
+
 def test_openstreetmap_named_as_labels_or_as_the_map_to_complete_is_no_input() -> None:
     for text, role in [
         (
@@ -1311,6 +1343,18 @@ def test_why_not_a_model_asks_about_it_and_the_first_one_names_the_first_model_s
         ("remove clouds from Sentinel-2 using Sentinel-1", "cloud removal", None),
         ("electrification mapping from VIIRS night lights", "poverty mapping", "electrification"),
         ("detect archaeological sites in the Andes", "archaeological prospection", None),
+        ("peatland mapping with Sentinel-1", "wetland mapping", None),
+        ("onboard hyperspectral cloud screening on a cubesat", "cloud detection", None),
+        ("map small farm dams in Sentinel-2 across Australia", "flood mapping", "farm dams"),
+        ("habitat mapping for Natura 2000 sites", "land cover mapping", "habitat mapping"),
+        ("NO2 concentration estimation from Sentinel-5P", "air quality estimation", None),
+        ("sugarcane harvest detection with Sentinel-1 in India", "crop type mapping", "harvest detection"),
+        ("permafrost thaw slump detection with PlanetScope", "landslide mapping", "thaw slump"),
+        (
+            "post-earthquake building collapse detection from SAR",
+            "building damage assessment",
+            "building collapse",
+        ),
         ("land surface phenology from Sentinel-2 time series", "vegetation phenology", None),
         (
             "estimate evapotranspiration from Landsat",
@@ -1458,6 +1502,9 @@ def test_the_global_south_is_no_global_scope() -> None:
         ("something based on ResNet-50 for scene classification", ["CNN"]),
         ("detect power transformers in substations", []),
         ("compare SatMamba and DOFA", []),
+        ("a non-transformer model for cloud detection in Landsat", ["CNN", "Mamba"]),
+        ("a non-CNN model for flood mapping", ["transformer", "Mamba"]),
+        ("a HiViT-B model", []),
     ],
 )
 def test_backbone_families_asked_for_or_ruled_out(text: str, families: list[str]) -> None:
@@ -1564,6 +1611,11 @@ def test_the_count_of_models_read_from_the_text(text: str, count: int | None) ->
         ("flood mapping with Sentinel-1 with a labelled dataset in Europe", "full-labels"),
         ("we have labelled training data for building segmentation", "full-labels"),
         ("no labelled data for flood mapping", "zero-shot"),
+        ("glacier mapping with Landsat, I don't have labelled data", "zero-shot"),
+        ("we have no labels for flood mapping", "zero-shot"),
+        ("segment water bodies in Landsat, labels are scarce", "few-shot"),
+        ("rice fields with Sentinel-1 but I have not many labels", "few-shot"),
+        ("we don't have much labelled data for burn scars", "few-shot"),
     ],
 )
 def test_label_wordings(text: str, regime: str) -> None:
