@@ -17,6 +17,7 @@ from agent.settings import Settings
 from agent.systems import ClarificationQuestion
 from tools.clarification import answer_text
 from tools.embedding import Encoder
+from tools.explanation import why_ranked
 
 log = logging.getLogger(__name__)
 
@@ -98,6 +99,9 @@ class Session:
                 self._shown = self._turn.k = count  # 'a laptop, and show me 5'
             return self._continue(text, {q.field for q in self._pending})
         previous = self._turn
+        answered = self.last_selection.models if self.last_selection is not None else []
+        if previous is not None and answered and _WHY_ALONE.fullmatch(text.strip()):
+            return self._why_first(previous, text.strip())
         text, ordinal_note = _name_ordinals(text, self.last_selection)
         if ordinal_note is None:
             text, ordinal_note = self._name_pronoun(text)
@@ -206,6 +210,20 @@ class Session:
             f"{note}. {len(relatives)} models in RS-FMD have {name} in their backbone or name; "
             "none of them fits this task"
         )
+
+    def _why_first(self, previous: Turn, asked: str) -> Selection:
+        """'why?', 'why that one?' after an answer: the same answer, with what put its first model
+        first."""
+        self._turn = Turn(text=previous.text, k=self._shown or self.k, clarify=self.clarify)
+        self._turn.asked = set(previous.asked)
+        self._turn.size_reference = previous.size_reference
+        selection = self._run()
+        if selection.models:
+            top, after = selection.models[0], selection.models[1] if len(selection.models) > 1 else None
+            note = f"'{asked}' read as why {top.name} is first" + why_ranked(top, after)
+            selection.assumptions.insert(0, note)
+            selection.answers.insert(0, note)
+        return selection
 
     def _changes_task(self, text: str) -> bool:
         """Whether ``text`` changes the last task: no application or task of its own, but something
@@ -323,6 +341,14 @@ _COMPARE = re.compile(
 )
 _FIRST_FEW = re.compile(
     r"\b(?:the\s+)?(?:top|first)\s+(two|three|four|five|[2-5])\b(?:\s+(?:models|ones|options|picks|results))?",
+    re.IGNORECASE,
+)
+
+
+# 'why?', 'why that one?', 'explain': a question about the answer just given.
+_WHY_ALONE = re.compile(
+    r"(?:(?:but|and|so|ok(?:ay)?)[,\s]+)?(?:why(?:\s+(?:this|that|it|so))?(?:\s+(?:one|model))?"
+    r"|why\s+is\s+(?:that|it)|explain(?:\s+(?:that|this|why|it))?|how\s+come)\s*[?!.]*",
     re.IGNORECASE,
 )
 
@@ -454,20 +480,30 @@ _REPLACED = {
     "applications": ("applications", "task_types"),
     "task_types": ("applications", "task_types"),
 }
+# 'what about Kenya?', 'how about Landsat?': asked in place of the task's own.
+_WHAT_ABOUT = re.compile(r"^\W*(?:and\s+|so\s+|ok(?:ay)?,?\s+)?(?:what|how)\s+about\b", re.IGNORECASE)
+_ALSO = re.compile(r"\b(?:too|also|as\s+well|in\s+addition|additionally|plus|both)\b", re.IGNORECASE)
+_OPTICAL = re.compile(r"\boptical\b", re.IGNORECASE)
 _LEADING_WORD = re.compile(r"\b(?:with|in|from|using|on|over|for|of|and|or)\s+$", re.IGNORECASE)
 
 
 def _without_replaced(previous: str, change: str) -> str:
     """``previous`` without the sensors, modalities, regions or task a change names 'instead'
-    ('what about Landsat instead?' drops 'Sentinel-2'); unchanged without such a change."""
-    if not _INSTEAD.search(change):
+    ('what about Landsat instead?' drops 'Sentinel-2'); 'what about Kenya?' asks about the region
+    (or imagery) in place of the old one too, unless it adds ('what about SAR as well?').
+    Unchanged without such a change."""
+    instead = bool(_INSTEAD.search(change))
+    if not instead and not (_WHAT_ABOUT.search(change) and not _ALSO.search(change)):
         return previous
     spans = []
     # 'Landsat instead' swaps the imagery, not the time series: that goes only when the change
     # speaks of time.
     keeps_time = not any(term == "Multi-temporal" for term, _, _ in find_terms(change, "modalities"))
     for kind, replaced in _REPLACED.items():
-        if not find_terms(change, kind):
+        if not instead and kind in {"applications", "task_types"}:
+            continue  # 'what about crop mapping?' is a new task, not a change
+        # 'optical imagery instead' names modalities the vocabulary reads by rule, not by term.
+        if not (find_terms(change, kind) or (kind == "modalities" and _OPTICAL.search(change))):
             continue
         for name in replaced:
             for term, start, end in find_terms(previous, name):

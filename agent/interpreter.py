@@ -1031,7 +1031,8 @@ _LANGUAGES = (
     "dutch|turkish|polish|greek|swedish|vietnamese|thai|indonesian|persian|bengali|urdu"
 )
 _LANGUAGE_AFTER = re.compile(
-    rf"\s*(?:$|[.,;:!?)]|(?:and|or)\s+(?:{_LANGUAGES})\b\s*(?:$|[.,;:!?)])|languages?\b|text\b|speakers?\b)",
+    rf"\s*(?:$|[.,;:!?)]|(?:and|or)\s+(?:{_LANGUAGES})\b\s*(?:$|[.,;:!?)])|languages?\b|text\b|speakers?\b|"
+    r"(?:please|only|too|also|as\s+well)\b)",
     re.IGNORECASE,
 )
 

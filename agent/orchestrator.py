@@ -29,7 +29,7 @@ from rsfmd.schema import Category, ModelRecord
 from rsfmd.vocab import typical_modalities
 from tools.clarification import questions_for
 from tools.evidence import other_imagery
-from tools.explanation import explain
+from tools.explanation import explain, why_ranked
 from tools.filtering import (
     FilterOutcome,
     filter_candidates,
@@ -122,6 +122,8 @@ _SIZE_WORD = re.compile(
     rf"\b(?:{_SMALLEST}|{_LARGEST})\b(?={_SIZE_FILLER}\s+{_SIZE_NOUNS}\b)|(?:{_FEWEST}|{_MOST})\b(?=\s+parameters\b)",
     re.IGNORECASE,
 )
+
+_WHY = re.compile(r"\bwhy\b", re.IGNORECASE)
 
 _NO_APPLICATION = "No application of RS-FMD recognised in the task: ranked on general-purpose capability"
 
@@ -632,10 +634,16 @@ class Orchestrator:
         fit = "on general-purpose capability" if turn.named_only else "for this task"
         if len(ranked_named) == 1 and ranked_named[0] in shown and not turn.named_only:
             (model_id,) = ranked_named  # 'is DOFA good for hyperspectral?'
-            notes.append(
+            position = positions[model_id]
+            note = (
                 f"You named {self.resources.by_id[model_id].model_name}: ranked "
-                f"{positions[model_id] + 1} of {len(turn.ranked)} for this task"
+                f"{position + 1} of {len(turn.ranked)} for this task"
             )
+            if _WHY.search(turn.text):
+                # 'why is Clay first?': what puts it there, and by how much.
+                pair = explain(turn.ranked[position : position + 2], turn.query)
+                note += why_ranked(pair[0], pair[1] if len(pair) > 1 else None)
+            notes.append(note)
         if len(ranked_named) >= 2:  # 'DOFA vs CROMA': say which of them fits the task better
             order = sorted(ranked_named, key=positions.__getitem__)
             head_to_head = ", then ".join(

@@ -1036,6 +1036,42 @@ def test_a_change_that_says_instead_replaces_the_data_or_region_it_names() -> No
     assert swapped.query.sensor == ["Landsat"] and swapped.query.multi_temporal
 
 
+def test_what_about_a_region_or_imagery_asks_about_it_in_place_of_the_old_one() -> None:
+    session = Session(_settings(), clarify=False)
+    session.ask("crop type mapping in France with Sentinel-2, few labels, one GPU")
+    kenya = session.ask("what about Kenya?")
+    assert kenya.query.region == ["Kenya"] and kenya.query.sensor == ["Sentinel-2"]
+    landsat = session.ask("how about Landsat?")
+    assert landsat.query.sensor == ["Landsat"] and landsat.query.region == ["Kenya"]
+    both = session.ask("what about SAR as well?")  # 'as well' adds
+    assert "SAR" in both.query.modality and both.query.sensor == ["Landsat"]
+    # 'optical' is read by rule, and replaces the imagery it is asked instead of.
+    ships = Session(_settings(), clarify=False)
+    ships.ask("ship detection with Sentinel-1, few labels, single GPU")
+    optical = ships.ask("what about optical imagery instead?")
+    assert "SAR" not in optical.query.modality and not optical.query.sensor
+    assert optical.query.application == "ship detection"
+
+
+def test_why_after_an_answer_asks_about_the_model_shown_first() -> None:
+    session = Session(_settings(), clarify=False)
+    first = session.ask("semantic segmentation of farmland with PlanetScope, few labels, one GPU")
+    top, second = first.models[0], first.models[1]
+    why = session.ask("why?")
+    assert why.query.application == first.query.application
+    assert [m.model_id for m in why.models] == [m.model_id for m in first.models]
+    [answer] = why.answers
+    assert answer.startswith(f"'why?' read as why {top.name} is first, ")
+    assert f"{top.score - second.score:.1f} points ahead of {second.name}" in answer
+    assert top.reasons[0] in answer
+    # A language asked for in a follow-up is no region.
+    captions = Session(_settings(), clarify=False)
+    captions.ask("caption RGB satellite images, one GPU, lots of labels")
+    chinese = captions.ask("in Chinese please")
+    assert chinese.query.region == []
+    assert any(a.startswith("Chinese named as a language") for a in chinese.assumptions)
+
+
 def test_a_task_named_instead_keeps_the_data_and_constraints_of_the_task_it_replaces() -> None:
     session = Session(_settings(), clarify=False)
     session.ask("flood mapping in Bangladesh with Sentinel-1, we have few labels")

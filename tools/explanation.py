@@ -125,6 +125,13 @@ def _shown_size(record: ModelRecord, query: StructuredQuery) -> float | None:
     return record.smallest_parameters
 
 
+def why_ranked(model: RankedModel, after: RankedModel | None) -> str:
+    """What puts ``model`` where it is: its lead over the model after it and its leading reasons
+    (', 10.4 points ahead of DOFA; Task fit: ...'), to follow a note naming its rank."""
+    lead = f", {model.score - after.score:.1f} points ahead of {after.name}" if after is not None else ""
+    return f"{lead}; " + "; ".join(model.reasons[:3])
+
+
 def explain(ranked: list[Candidate], query: StructuredQuery) -> list[RankedModel]:
     """RankedModel entries (rank, score, confidence, reasons, trade-offs, evidence, links)."""
     out: list[RankedModel] = []
