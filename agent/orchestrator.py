@@ -25,7 +25,7 @@ from agent.systems import ClarificationQuestion
 from agent.wording import with_article
 from rsfmd.datasets import described_for, evaluated_on, find_dataset
 from rsfmd.licenses import within_licenses
-from rsfmd.schema import Category, ModelRecord
+from rsfmd.schema import Alignment, Category, ModelRecord
 from rsfmd.vocab import typical_modalities
 from tools.clarification import questions_for
 from tools.evidence import other_imagery
@@ -35,6 +35,7 @@ from tools.filtering import (
     filter_candidates,
     requested_imagery,
     requested_modalities,
+    sensor_family,
     violations,
 )
 from tools.ranking import (
@@ -466,6 +467,25 @@ class Orchestrator:
                     if len(groups) > 1
                     else ""
                 )
+                for wanted in sorted(requested_modalities(query) & {"LiDAR", "DEM"}):
+                    # 'which models take LiDAR?': a DEM raster stands in for LiDAR, but say so.
+                    itself = sum(wanted in r.modalities for r in passing)
+                    if itself < len(passing):
+                        other = "DEM" if wanted == "LiDAR" else "LiDAR"
+                        together += f" ({itself} of them take {wanted} itself, the others {other} only)"
+                if len(query.sensor) > 1:
+                    # 'Landsat 8 and Sentinel-2 together': a model passes on any one sensor asked for.
+                    documented = sum(
+                        all(set(r.supported_sensors) & sensor_family(s) for s in query.sensor)
+                        for r in passing
+                    )
+                    any_bands = sum(r.spectral_alignment == Alignment.full for r in passing)
+                    # ... which says more than the imagery they take together.
+                    together = (
+                        f" ({documented} of them documented for {' and '.join(query.sensor)} together"
+                        + (f", {any_bands} taking any band set" if any_bands else "")
+                        + ")"
+                    )
                 turn.answer(
                     f"{len(passing)} models in RS-FMD pass the hard constraints of this task{together}; "
                     "shown are the best placed on general-purpose capability (browse them in the app's "

@@ -701,7 +701,7 @@ def test_a_question_about_the_catalogue_says_how_many_models_answer_it() -> None
 def test_a_question_about_imagery_taken_together_also_counts_the_models_taking_all_of_it() -> None:
     records = load_records()
     selection = select_models(
-        "which models take both Sentinel-1 and Sentinel-2?", k=3, clarify=False, settings=_settings()
+        "which models take both SAR and multispectral imagery?", k=3, clarify=False, settings=_settings()
     )
     [note] = [a for a in selection.assumptions if "pass the hard constraints of this task" in a]
     passing, together = re.match(
@@ -710,6 +710,30 @@ def test_a_question_about_imagery_taken_together_also_counts_the_models_taking_a
     both = {r.model_id for r in records if {"SAR", "Multispectral"} <= set(r.modalities)}
     assert 0 < int(together) < int(passing)
     assert int(together) <= len(both)
+    # Sensors named together: the count of models documented for each of them, which says more.
+    sensors = select_models(
+        "which models support Landsat 8 and Sentinel-2 together?", k=3, clarify=False, settings=_settings()
+    )
+    [note] = [a for a in sensors.answers if "pass the hard constraints of this task" in a]
+    documented = int(
+        re.search(r"\((\d+) of them documented for Landsat-8 and Sentinel-2 together", note).group(1)
+    )  # type: ignore[union-attr]
+    from tools.filtering import sensor_family
+
+    landsat, sentinel = sensor_family("Landsat-8"), sensor_family("Sentinel-2")
+    assert "Landsat-8" in landsat and "Sentinel-1" not in sentinel
+    together_both = [
+        r for r in records if landsat & set(r.supported_sensors) and sentinel & set(r.supported_sensors)
+    ]
+    assert 0 < documented <= len(together_both)
+    # A DEM raster stands in for LiDAR, and the count says how many take LiDAR itself.
+    lidar = select_models("which models take LiDAR point clouds?", k=3, clarify=False, settings=_settings())
+    [note] = [a for a in lidar.answers if "pass the hard constraints of this task" in a]
+    passing, itself = re.match(
+        r"(\d+) models .*\((\d+) of them take LiDAR itself, the others DEM only\)", note
+    ).groups()  # type: ignore[union-attr]
+    assert 0 < int(itself) < int(passing)
+    assert int(itself) <= sum("LiDAR" in r.modalities for r in records)
     # 'Optical' is multispectral or RGB: one group, met by either.
     optical = select_models(
         "which models handle optical and SAR imagery?", k=3, clarify=False, settings=_settings()
