@@ -396,6 +396,9 @@ def find_terms(text: str, vocabulary: str) -> list[tuple[str, int, int]]:
     return _scan(text, _matcher(vocabulary))
 
 
+# '(visual grounding)', 'i.e. visual grounding', 'known as change detection': the task's name.
+_NAMING = re.compile(r"(?:\(|\bi\.?e\.?,?|\bnamely|\bcalled|\bknown as|\bso-called)\s*$")
+
 _SENTINEL_SLIP = re.compile(r"\bsent(?!inel)[ei]n[ae]l[\s-]*([1-6])(?!\d)", re.IGNORECASE)
 
 
@@ -1322,6 +1325,19 @@ def interpret(
             apps = find_terms(mended_text, "applications")
         else:
             mended = []
+    table = get_vocabulary("applications")
+    if len(apps) > 1 and table.get(task_text[apps[0][1] : apps[0][2]]) is None:
+        # 'locate objects described in text (visual grounding)': an application the task names
+        # as the name of what it describes outweighs one read from a verb ('locate objects').
+        named = [
+            a
+            for a in apps[1:]
+            if a[0] != apps[0][0]
+            and table.get(task_text[a[1] : a[2]])
+            and _NAMING.search(task_text[max(0, a[1] - 12) : a[1]])
+        ]
+        if named:
+            apps = [named[0], *(a for a in apps if a is not named[0])]
     application = apps[0][0] if apps else None
     if apps and _is_closest_for(application, task_text[apps[0][1] : apps[0][2]]):
         notes.append(
