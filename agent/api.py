@@ -105,15 +105,20 @@ class Session:
         text, ordinal_note = _name_ordinals(text, self.last_selection)
         if ordinal_note is None:
             text, ordinal_note = self._name_pronoun(text)
+            if ordinal_note is None and previous is not None and answered and _ONLY_PRONOUN.fullmatch(text):
+                # 'exclude it' after a message that named no model (or several): nothing to leave
+                # out, so the same answer, and a word on how to say which.
+                return self._same_task(
+                    previous,
+                    f"'{text.strip()}' names no model: the message before named none, or several. "
+                    "Say which to leave out, e.g. 'drop the first one' or 'not DOFA'",
+                )
         self._last_said = text
         count = requested_count(text, self.last_selection, self.k)
         if previous is not None and self.last_selection is not None and count and _only_a_count(text):
             # 'show me 5', 'more options': the same task, with more (or fewer) models shown.
             self._shown = count
-            self._turn = Turn(text=previous.text, k=count, clarify=self.clarify)
-            self._turn.asked = set(previous.asked)
-            self._turn.size_reference = previous.size_reference
-            selection = self._run()
+            selection = self._same_task(previous)
             selection.assumptions.insert(0, f"The same task as before, with the top {count} shown")
             return selection
         unknown = (
@@ -121,10 +126,7 @@ class Session:
         )
         if previous is not None and unknown is not None:
             # 'why not SAM?': no record to rank; the same task, and the models built on it.
-            self._turn = Turn(text=previous.text, k=self._shown or self.k, clarify=self.clarify)
-            self._turn.asked = set(previous.asked)
-            self._turn.size_reference = previous.size_reference
-            selection = self._run()
+            selection = self._same_task(previous)
             note = self._unknown_model_note(unknown)
             selection.assumptions.insert(0, note)
             selection.answers.insert(0, note)
@@ -214,15 +216,23 @@ class Session:
     def _why_first(self, previous: Turn, asked: str) -> Selection:
         """'why?', 'why that one?' after an answer: the same answer, with what put its first model
         first."""
-        self._turn = Turn(text=previous.text, k=self._shown or self.k, clarify=self.clarify)
-        self._turn.asked = set(previous.asked)
-        self._turn.size_reference = previous.size_reference
-        selection = self._run()
+        selection = self._same_task(previous)
         if selection.models:
             top, after = selection.models[0], selection.models[1] if len(selection.models) > 1 else None
             note = f"'{asked}' read as why {top.name} is first" + why_ranked(top, after)
             selection.assumptions.insert(0, note)
             selection.answers.insert(0, note)
+        return selection
+
+    def _same_task(self, previous: Turn, answer: str | None = None) -> Selection:
+        """The task answered before, run again (with ``answer`` said first, if given)."""
+        self._turn = Turn(text=previous.text, k=self._shown or self.k, clarify=self.clarify)
+        self._turn.asked = set(previous.asked)
+        self._turn.size_reference = previous.size_reference
+        selection = self._run()
+        if answer is not None:
+            selection.assumptions.insert(0, answer)
+            selection.answers.insert(0, answer)
         return selection
 
     def _changes_task(self, text: str) -> bool:
@@ -327,6 +337,12 @@ _ORDINAL = re.compile(
 
 
 # 'exclude it', 'not that one', 'drop this model': the model the message before named.
+# 'exclude it', 'not that one.': a message that is only a pronoun ruled out.
+_ONLY_PRONOUN = re.compile(
+    rf"\s*(?:please\s+)?(?:\bexclude|{DROP}|\bnot|\bno|\bwithout)\s+"
+    r"(?:it|that\s+one|this\s+one|that\s+model|this\s+model)(?:\s+please)?\s*[.!?]*\s*",
+    re.IGNORECASE,
+)
 _PRONOUN_RULED_OUT = re.compile(
     rf"(\bexclude|{DROP}|\bnot|\bno|\bwithout)\s+"
     r"(it|that\s+one|this\s+one|that\s+model|this\s+model)\b",

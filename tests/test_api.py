@@ -1977,10 +1977,14 @@ def test_it_or_that_one_after_a_message_naming_one_model_is_that_model() -> None
     again = session.ask("drop the first one")
     assert again.models and again.models[0].model_id not in [m.model_id for m in dropped.models[:1]]
     assert dropped.models[0].model_id in again.query.exclusions.models
-    # With no single model named before, 'it' is left as it is.
+    # With no single model named before, 'it' names nothing: the same answer, and how to say which.
     fresh = Session(_settings(), clarify=False, k=3)
-    fresh.ask("flood mapping with Sentinel-1, single GPU, labelled data")
-    assert not any("the model named in the message before" in a for a in fresh.ask("exclude it").assumptions)
+    before = fresh.ask("flood mapping with Sentinel-1, single GPU, labelled data")
+    kept = fresh.ask("exclude it")
+    assert not any("the model named in the message before" in a for a in kept.assumptions)
+    assert kept.query.application == "flood mapping" and not kept.query.exclusions.models
+    assert [m.model_id for m in kept.models] == [m.model_id for m in before.models]
+    assert kept.answers[0].startswith("'exclude it' names no model: ")
 
 
 def test_one_model_named_among_those_shown_is_given_its_rank() -> None:
