@@ -1329,15 +1329,15 @@ def interpret(
     if len(apps) > 1 and table.get(task_text[apps[0][1] : apps[0][2]]) is None:
         # 'locate objects described in text (visual grounding)': an application the task names
         # as the name of what it describes outweighs one read from a verb ('locate objects').
-        named = [
+        called = [
             a
             for a in apps[1:]
             if a[0] != apps[0][0]
             and table.get(task_text[a[1] : a[2]])
             and _NAMING.search(task_text[max(0, a[1] - 12) : a[1]])
         ]
-        if named:
-            apps = [named[0], *(a for a in apps if a is not named[0])]
+        if called:
+            apps = [called[0], *(a for a in apps if a is not called[0])]
     application = apps[0][0] if apps else None
     if apps and _is_closest_for(application, task_text[apps[0][1] : apps[0][2]]):
         notes.append(
