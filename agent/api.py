@@ -337,16 +337,12 @@ _ORDINAL = re.compile(
 
 
 # 'exclude it', 'not that one', 'drop this model': the model the message before named.
-# 'exclude it', 'not that one.': a message that is only a pronoun ruled out.
+_RULED_OUT = rf"(?:\bexclude|{DROP}|\bnot|\bno|\bwithout)"
+_IT = r"(?:it|that\s+one|this\s+one|that\s+model|this\s+model)"
+_PRONOUN_RULED_OUT = re.compile(rf"({_RULED_OUT})\s+({_IT})\b", re.IGNORECASE)
+# ... and a message that is nothing else: 'exclude it', 'not that one, please.'
 _ONLY_PRONOUN = re.compile(
-    rf"\s*(?:please\s+)?(?:\bexclude|{DROP}|\bnot|\bno|\bwithout)\s+"
-    r"(?:it|that\s+one|this\s+one|that\s+model|this\s+model)(?:\s+please)?\s*[.!?]*\s*",
-    re.IGNORECASE,
-)
-_PRONOUN_RULED_OUT = re.compile(
-    rf"(\bexclude|{DROP}|\bnot|\bno|\bwithout)\s+"
-    r"(it|that\s+one|this\s+one|that\s+model|this\s+model)\b",
-    re.IGNORECASE,
+    rf"\s*(?:please\s+)?{_RULED_OUT}\s+{_IT}(?:,?\s+please)?\s*[.!?]*\s*", re.IGNORECASE
 )
 
 

@@ -448,7 +448,7 @@ class Orchestrator:
             ]
             if size and turn.size_among:
                 # 'which of these is the smallest?': the models shown, then all that pass.
-                by_id = {r.model_id: r for r in self.resources.records}
+                by_id = self.resources.by_id
                 shown = [by_id[i] for i in turn.size_among if i in by_id]
                 turn.answer(_shown_size_note(shown, largest=size == "largest"))
                 turn.answer(_size_note(passing, query, largest=size == "largest"))
