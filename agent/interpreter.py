@@ -1218,7 +1218,7 @@ _LABEL_WORDS = (
     r"reference\s+(?:data|heights?|values|measurements))"
 )
 _LABELS_AFTER = re.compile(
-    rf"(?:\s+(?:lidar|footprints?|heights?|data))?\s+(?:{_LABEL_WORDS}|as\s+(?:the\s+)?(?:{_LABEL_WORDS}|reference))\b"
+    rf"(?:\s+(?:lidar|footprints?|heights?|data))?\s+(?:as\s+(?:the\s+)?)?{_LABEL_WORDS}\b"
 )
 _LABELS_BEFORE = re.compile(
     rf"\b{_LABEL_WORDS}\s+(?:come\s+|taken\s+|derived\s+|are\s+)?(?:from|of)\s+(?:the\s+)?$"
