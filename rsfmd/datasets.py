@@ -164,18 +164,27 @@ def evaluated_on(record: ModelRecord, application: str | None) -> bool:
 def described_for(record: ModelRecord, application: str) -> bool:
     """Whether the record's description names ``application`` (or a synonym of it): what a model
     built for an application says of itself, before any result on it is recorded."""
-    pattern = _application_pattern(application)
-    return pattern is not None and bool(pattern.search(record.short_description))
+    names = _application_words(application)
+    if not names:
+        return False
+    words = f" {_words(record.short_description)} "
+    return any(f" {name} " in words for name in names)
 
 
 @cache
-def _application_pattern(application: str) -> re.Pattern[str] | None:
+def _words(text: str) -> str:
+    """``text`` in lower case with every run of other characters one space: 'Land-cover mapping.'
+    -> 'land cover mapping'."""
+    return " ".join(re.split(r"[^a-z0-9]+", text.lower())).strip()
+
+
+@cache
+def _application_words(application: str) -> tuple[str, ...]:
     vocab = get_vocabulary("applications")
     canonical = vocab.get(application)
     if canonical is None:
-        return None
-    names = [canonical, *vocab.synonyms(canonical)]
-    return re.compile("|".join(spelling_pattern(n) for n in names), re.IGNORECASE)
+        return ()
+    return tuple(dict.fromkeys(w for n in [canonical, *vocab.synonyms(canonical)] if (w := _words(n))))
 
 
 def bench_application(bench: Benchmark) -> str | None:
