@@ -1212,7 +1212,8 @@ def _architectures(lowered: str) -> list[str]:
     return []
 
 
-# 'GEDI labels', 'GEDI as reference', 'labels from GEDI': a sensor named as the labels' source.
+# 'GEDI labels', 'GEDI footprints as labels', 'labels from GEDI': a sensor named as the labels'
+# source ('Sentinel-2 as reference' stays an input).
 _LABEL_WORDS = (
     r"(?:labels?|annotations?|ground[\s-]truth|training\s+(?:labels|targets|data)|targets?|"
     r"reference\s+(?:data|heights?|values|measurements))"

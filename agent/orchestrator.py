@@ -23,7 +23,7 @@ from agent.selection import RankedModel, Selection, SimilarTask, Status, TraceSt
 from agent.settings import Settings
 from agent.systems import ClarificationQuestion
 from agent.wording import with_article
-from rsfmd.datasets import described_for, evaluated_on, find_dataset
+from rsfmd.datasets import described_for, find_dataset
 from rsfmd.licenses import within_licenses
 from rsfmd.schema import Alignment, Category, ModelRecord
 from rsfmd.vocab import typical_modalities
@@ -31,6 +31,7 @@ from tools.clarification import questions_for
 from tools.evidence import other_imagery
 from tools.explanation import explain, why_ranked
 from tools.filtering import (
+    COMPATIBLE_MODALITIES,
     FilterOutcome,
     filter_candidates,
     requested_imagery,
@@ -42,6 +43,7 @@ from tools.ranking import (
     LOW_CONFIDENCE,
     Candidate,
     Prediction,
+    no_result_on_application,
     overall_confidence,
     score_candidates,
     size_confidence,
@@ -471,7 +473,7 @@ class Orchestrator:
                     # 'which models take LiDAR?': a DEM raster stands in for LiDAR, but say so.
                     itself = sum(wanted in r.modalities for r in passing)
                     if itself < len(passing):
-                        other = "DEM" if wanted == "LiDAR" else "LiDAR"
+                        other = " or ".join(sorted(COMPATIBLE_MODALITIES[wanted] - {wanted}))
                         together += f" ({itself} of them take {wanted} itself, the others {other} only)"
                 if len(query.sensor) > 1:
                     # 'Landsat 8 and Sentinel-2 together': a model passes on any one sensor asked for.
@@ -500,14 +502,15 @@ class Orchestrator:
 
     def _rank(self, turn: Turn) -> StateName:
         predict = self._predictor()
-        ranked = score_candidates(turn.candidates, turn.query, self.resources.evidence, predict)
+        unevidenced = no_result_on_application(turn.candidates, turn.query)
+        ranked = score_candidates(turn.candidates, turn.query, self.resources.evidence, predict, unevidenced)
         if self.llm is not None and ranked:
             ranked = (
                 self.llm.rerank(turn.query, ranked[: max(10, turn.k * 3)]) + ranked[max(10, turn.k * 3) :]
             )
         turn.ranked = ranked
         application = turn.query.application
-        if application and not any(evaluated_on(c.record, application) for c in ranked):
+        if application and unevidenced:
             # 'archaeological sites': a model built for them but with no result recorded is pointed
             # to, wherever general-purpose capability ranks it.
             built = [
@@ -790,7 +793,7 @@ def _shown_size_note(records: list[ModelRecord], *, largest: bool = False) -> st
     sized = _by_size(records, largest)
     if not sized:
         return f"None of the {len(records)} models shown documents its size"
-    unsized = [r.model_name for r in records if r not in sized]
+    unsized = [r.model_name for r in records if _variant_size(r, largest) is None]
     tail = ""
     if unsized:
         verb = "does not document its" if len(unsized) == 1 else "do not document their"

@@ -744,19 +744,25 @@ def unconfirmed_requirements(record: ModelRecord, query: StructuredQuery) -> lis
     return out
 
 
+def no_result_on_application(candidates: Sequence[Candidate], query: StructuredQuery) -> bool:
+    """Whether the task names an application on which none of ``candidates`` reports a result."""
+    return bool(query.application) and not any(evaluated_on(c.record, query.application) for c in candidates)
+
+
 def score_candidates(
     candidates: Sequence[Candidate],
     query: StructuredQuery,
     index: EvidenceIndex,
     predict: Predict | None = None,
+    unevidenced: bool | None = None,
 ) -> list[Candidate]:
-    """Score every candidate (0-100) with per-model confidence; best first."""
+    """Score every candidate (0-100) with per-model confidence; best first. ``unevidenced``:
+    ``no_result_on_application`` of the candidates, when the caller has it already."""
     weights = query_weights(query)
     dates = [d for c in candidates if (d := _release_day(c.record))]
     newest = max(dates) if "recency" in query.priorities and dates else None
-    unevidenced = bool(query.application) and not any(
-        evaluated_on(c.record, query.application) for c in candidates
-    )
+    if unevidenced is None:
+        unevidenced = no_result_on_application(candidates, query)
     for c in candidates:
         crit = {
             "application": application_fit(c, query, unevidenced),
