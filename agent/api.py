@@ -97,7 +97,17 @@ class Session:
             self._answers["reply"] = f"{self._answers.get('reply', '')} {text}".strip()
             if count := requested_count(text, None, self.k):
                 self._shown = self._turn.k = count  # 'a laptop, and show me 5'
-            return self._continue(text, {q.field for q in self._pending})
+            # 'actually crop type mapping instead', in reply to a question: it replaces what it
+            # names in the task so far, as it would after an answer.
+            kept = _without_replaced(self._turn.text, text)
+            replaced = kept != self._turn.text
+            self._turn.text = kept
+            selection = self._continue(text, {q.field for q in self._pending})
+            if replaced:
+                selection.assumptions.insert(
+                    0, f"'{text.strip()}' read as replacing what it names in the task so far"
+                )
+            return selection
         previous = self._turn
         answered = self.last_selection.models if self.last_selection is not None else []
         if previous is not None and answered and _WHY_ALONE.fullmatch(text.strip()):
@@ -169,9 +179,9 @@ class Session:
         return selection
 
     def _name_pronoun(self, text: str) -> tuple[str, str | None]:
-        """'exclude it' or 'not that one' after a message that named one model ('why is GFM
-        first?'): ``text`` with that model's name, and a note saying so."""
-        match = _PRONOUN_RULED_OUT.search(text)
+        """'exclude it', 'not that one' or 'how does it compare to CROMA?' after a message that named
+        one model ('why is GFM first?'): ``text`` with that model's name, and a note saying so."""
+        match = _PRONOUN_RULED_OUT.search(text) or _PRONOUN_ASKED_ABOUT.search(text)
         if match is None or self.last_selection is None or not self._last_said:
             return text, None
         named = self.resources.model_names().find(self._last_said).named
@@ -340,6 +350,10 @@ _ORDINAL = re.compile(
 _RULED_OUT = rf"(?:\bexclude|{DROP}|\bnot|\bno|\bwithout)"
 _IT = r"(?:it|that\s+one|this\s+one|that\s+model|this\s+model)"
 _PRONOUN_RULED_OUT = re.compile(rf"({_RULED_OUT})\s+({_IT})\b", re.IGNORECASE)
+# 'how does it compare to CROMA?', 'is it good for SAR?': asked about the model named before.
+_PRONOUN_ASKED_ABOUT = re.compile(
+    rf"(\b(?:how\s+(?:does|would|will)|is|does|can|could|would|will|compare)\s+)({_IT})\b", re.IGNORECASE
+)
 # ... and a message that is nothing else: 'exclude it', 'not that one, please.'
 _ONLY_PRONOUN = re.compile(
     rf"\s*(?:please\s+)?{_RULED_OUT}\s+{_IT}(?:,?\s+please)?\s*[.!?]*\s*", re.IGNORECASE

@@ -20,7 +20,7 @@ import numpy as np
 from wordfreq import zipf_frequency
 
 from agent.mentions import LIST_GAP, NOT, PRETRAINED_ON
-from agent.query import ComputeBudget, Exclusions, MinPerformance, StructuredQuery
+from agent.query import EITHER_MODALITIES, ComputeBudget, Exclusions, MinPerformance, StructuredQuery
 from agent.wording import query_language, read_slips
 from rsfmd.backbones import NAMEABLE_FAMILIES, get_backbone_table, spelling_pattern
 from rsfmd.datasets import find_dataset, get_dataset_table, get_suite_table, suite_datasets
@@ -1249,6 +1249,26 @@ def _osm_not_input(written: str, lowered: str, spans: Sequence[tuple[int, int]])
     return [written[a:b] for a, b in contexts]
 
 
+# Words that ask for bands beyond true colour: with these, a VHR sensor is multispectral imagery.
+_NAMES_BANDS = re.compile(
+    r"\b(?:nir|near[\s-]infrared|swir|short[\s-]wave infrared|red[\s-]edge|coastal band|"
+    r"yellow band|[4-9][\s-]?bands?|eight[\s-]bands?|four[\s-]bands?|rgbi|rgbn|ndvi|"
+    r"spectral|pan[\s-]?chromatic)"
+)
+
+
+def _vhr_multispectral(sensor: str) -> bool:
+    """A satellite sensor of multispectral imagery finer than 2 m (WorldView, Pleiades, SkySat)."""
+    vocab = get_vocabulary("sensors")
+    gsd = vocab.column(sensor, "gsd_m")
+    return (
+        sensor_modality(sensor) == "Multispectral"
+        and vocab.column(sensor, "platform") == "satellite"
+        and bool(gsd)
+        and float(gsd) < 2
+    )
+
+
 def interpret(
     text: str, encode: Encode | None = None, *, similarity_threshold: float = 0.45
 ) -> Interpretation:
@@ -1289,25 +1309,49 @@ def interpret(
         notes.append(f"'{spans[0]}' read as {role}, not as an input")
     if re.search(r"\bsar\b|\bradar\b|\binsar\b", lowered):
         modalities.append("SAR")
+    either = False  # RGB or multispectral, either serving ('optical')
+    by_platform = False
     if (
         re.search(r"\boptical\b", lowered)
         and not set(modalities) & {"RGB", "Multispectral", "Hyperspectral"}
         and "Multispectral" not in exclusions.modalities
     ):
         modalities.extend(["Multispectral", "RGB"])
+        either = True
         notes.append("'optical' read as multispectral or RGB imagery")
     if (
         re.search(r"\baerial\b|\bdrone\b|\buav\b|\bvhr\b|very high[\s-]resolution", lowered)
         and not modalities
     ):
         modalities.append("RGB")
+        by_platform = True  # 'aerial', 'VHR': true colour, unless a sensor says more
+    vhr = [s for s in sensors if _vhr_multispectral(s)]
+    if (
+        vhr
+        and (not modalities or by_platform)
+        and not _NAMES_BANDS.search(lowered)
+        and not EITHER_MODALITIES & set(exclusions.modalities)
+    ):
+        # 'Maxar imagery': a very-high-resolution product comes as pan-sharpened true colour as
+        # often as with all its bands, so models for either serve it.
+        modalities.extend(["Multispectral", "RGB"])
+        either = True
+        as_written = dict.fromkeys(written[a:b] for s, a, b in sensor_terms if s in vhr) or dict.fromkeys(vhr)
+        notes.append(
+            f"{' and '.join(repr(n) for n in as_written)} imagery read as RGB or multispectral (its "
+            "products come as pan-sharpened true colour or with all bands); say 'multispectral' or "
+            "name the bands to require them"
+        )
     for sensor in list(sensors):
         implied = sensor_modality(sensor)
         if implied in exclusions.modalities:
             # 'Sentinel-1 but no SAR': the task contradicts itself; the exclusion stands, and says so.
             sensors.remove(sensor)
             notes.append(f"{sensor} is {implied} imagery, which the task rules out: {sensor} set aside")
-        elif implied not in modalities:
+        elif implied not in modalities and not (
+            # 'RGB Maxar imagery': the true-colour product of a VHR sensor, not its other bands.
+            "RGB" in modalities and sensor in vhr and not _NAMES_BANDS.search(lowered)
+        ):
             modalities.append(implied)
     modalities = [m for m in dict.fromkeys(modalities) if m not in exclusions.modalities]
     multi_temporal = "Multi-temporal" in modalities
@@ -1587,6 +1631,7 @@ def interpret(
     query = StructuredQuery(
         application=application,
         modality=modalities,
+        either_modality=either and set(modalities) >= EITHER_MODALITIES,
         sensor=list(dict.fromkeys(sensors)),
         spatial_resolution=resolution,
         spatial_resolution_m=resolution_m,

@@ -184,6 +184,15 @@ class Turn:
         self.answers.append(note)
 
 
+# What a question left unasked would have found out, for the note that says so.
+_REFINING = {
+    "sensor": "which sensor your data comes from",
+    "data_regime": "how much labelled data you have",
+    "deployment_device": "where the model will run",
+    "region": "which region your data is from",
+}
+
+
 class Orchestrator:
     """Runs one request through interpret -> retrieve -> filter -> rank -> clarify/explain."""
 
@@ -559,6 +568,14 @@ class Orchestrator:
         if not self._may_clarify(turn):
             return False
         questions = questions_for(turn.query, reason, turn.asked)
+        if questions and reason != "missing" and turn.named_models:
+            # 'compare DOFA and CROMA for SAR flood mapping': asked about models by name, the user
+            # gets them ranked for the task now, and what would sharpen the answer.
+            wished = ", ".join(_REFINING.get(q.field, q.field.replace("_", " ")) for q in questions)
+            turn.notes.append(
+                f"Answered at once, as you asked about models by name; to sharpen it, say {wished}"
+            )
+            return False
         if questions:
             turn.clarify_reason, turn.questions = reason, questions
         return bool(questions)

@@ -16,6 +16,8 @@ Priority = Literal[
 ]
 
 MANDATORY_FIELDS: tuple[str, ...] = ("application", "modality")
+# The modalities of which one serves when the task asks for either ('optical imagery').
+EITHER_MODALITIES: frozenset[str] = frozenset({"RGB", "Multispectral"})
 
 # Parameter budget (millions) implied by a device class when the user states no explicit limit:
 # a ViT-B (~86M) still runs on a laptop CPU; edge boards want ResNet-50 / ViT-S / Swin-T sizes.
@@ -186,6 +188,10 @@ class StructuredQuery(BaseModel):
     )
     min_release_year: int | None = Field(default=None, description="Released in this year or later.")
     max_release_year: int | None = Field(default=None, description="Released in this year or earlier.")
+    either_modality: bool = Field(
+        default=False,
+        description="Any one of the requested RGB and multispectral serves ('optical', 'Maxar imagery').",
+    )
     assumed_modality: list[str] = Field(
         default_factory=list,
         description="Typical inputs for the application: a soft preference when no modality is stated.",
@@ -237,7 +243,10 @@ class StructuredQuery(BaseModel):
             parts.append(self.application)
         elif self.task_type:
             parts.append(self.task_type)
-        parts.extend(self.modality)
+        either = [m for m in self.modality if self.either_modality and m in EITHER_MODALITIES]
+        if either:
+            parts.append(" or ".join(sorted(either, key=lambda m: m != "RGB")))
+        parts.extend(m for m in self.modality if m not in either)
         parts.extend(s for s in self.sensor if s not in parts)
         if self.spatial_resolution:
             parts.append(_resolution_text(self.spatial_resolution))

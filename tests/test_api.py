@@ -2024,3 +2024,72 @@ def test_compare_the_top_two_names_the_models_shown_first() -> None:
     # 'show me the top 5' asks for more models, not for those shown.
     more = session.ask("show me the top 5")
     assert more.top_count() == 5 and not any("read as" in a for a in more.assumptions)
+
+
+def test_vhr_sensor_imagery_is_rgb_or_multispectral_unless_bands_are_named() -> None:
+    maxar = interpret("building damage assessment from Maxar imagery after the earthquake")
+    assert set(maxar.query.modality) == {"RGB", "Multispectral"} and maxar.query.either_modality
+    assert any(n.startswith("'Maxar' imagery read as RGB or multispectral") for n in maxar.notes)
+    # Named bands, the word 'multispectral' or 'RGB' say which product it is.
+    for text, wanted in (
+        ("8-band WorldView-2 for tree species classification", ["Multispectral"]),
+        ("WorldView-3 SWIR bands for mineral mapping", ["Multispectral"]),
+        ("multispectral Pleiades for crop mapping", ["Multispectral"]),
+        ("RGB Maxar imagery for road extraction", ["RGB"]),
+    ):
+        query = interpret(text).query
+        assert (query.modality, query.either_modality) == (wanted, False), text
+    # 'Very high resolution' with a VHR sensor is still either product; a 10 m sensor is not VHR.
+    assert interpret("very high resolution WorldView imagery for building damage").query.either_modality
+    assert interpret("Sentinel-2 imagery for crop mapping").query.modality == ["Multispectral"]
+    # RGB-only models documented for the sensor meet it in full, as multispectral ones do.
+    selection = select_models(
+        "building damage assessment from Maxar imagery, single GPU, plenty of labels",
+        k=10,
+        clarify=False,
+        settings=_settings(),
+    )
+    rgb_only = [m for m in selection.models if m.modalities and "Multispectral" not in m.modalities]
+    assert rgb_only and selection.understood()[1] == "RGB or Multispectral"
+
+
+def test_instead_in_reply_to_a_question_replaces_what_it_names() -> None:
+    session = Session(_settings(), k=3)
+    asked = session.ask("flood mapping from Sentinel-1")
+    assert asked.status == Status.needs_clarification
+    crops = session.ask("actually crop type mapping instead")
+    assert crops.query.application == "crop type mapping" and crops.query.sensor == ["Sentinel-1"]
+    assert "flood" not in crops.query_text
+    assert (
+        crops.assumptions[0]
+        == "'actually crop type mapping instead' read as replacing what it names in the task so far"
+    )
+    # A plain answer to the question adds to the task, and says nothing of a replacement.
+    other = Session(_settings(), k=3)
+    other.ask("flood mapping from Sentinel-1")
+    added = other.ask("a few hundred labelled chips")
+    assert added.query.application == "flood mapping"
+    assert not any("read as replacing" in a for a in added.assumptions)
+
+
+def test_models_asked_about_by_name_are_compared_at_once() -> None:
+    session = Session(_settings(), k=3)
+    compared = session.ask("compare DOFA and CROMA for SAR flood mapping")
+    assert compared.status != Status.needs_clarification and not compared.questions
+    assert any(
+        a.startswith("Of the models you named, the best fit for this task: ") for a in compared.answers
+    )
+    assert any(
+        a.startswith("Answered at once, as you asked about models by name; to sharpen it, say ")
+        for a in compared.assumptions
+    )
+    assert {"dofa", "croma"} <= {m.model_id for m in compared.models}
+    # 'it' in a question about a model is the one model the message before named.
+    chat = Session(_settings(), k=3)
+    chat.ask("tell me about DOFA")
+    followed = chat.ask("how does it compare to CROMA for SAR flood mapping?")
+    assert "'it' read as DOFA, the model named in the message before" in followed.assumptions
+    assert {"dofa", "croma"} <= {m.model_id for m in followed.models}
+    # Without a model named, the task still gets its questions.
+    plain = Session(_settings(), k=3).ask("SAR flood mapping")
+    assert plain.status == Status.needs_clarification

@@ -798,3 +798,26 @@ def test_imagery_options_put_the_applications_usual_inputs_first() -> None:
     assert options("building segmentation")[0].startswith("RGB")
     assert options(None) == MODALITY_OPTIONS
     assert sorted(options("flood mapping")) == sorted(MODALITY_OPTIONS)
+
+
+def test_either_modality_is_met_in_full_by_a_model_for_one_of_them() -> None:
+    rgb = record("rgb", modalities=["RGB"])
+    ms = record("ms", modalities=["Multispectral"])
+    both = record("both", modalities=["RGB", "Multispectral"])
+    sar = record("sar", modalities=["SAR"])
+    hyper = record("hyper", modalities=["Hyperspectral"])
+    either = StructuredQuery(
+        application="land cover mapping", modality=["Multispectral", "RGB"], either_modality=True
+    )
+    scores = {r.model_id: modality_fit(Candidate(r), either).score for r in (rgb, ms, both, hyper)}
+    assert scores["rgb"] == scores["ms"] == scores["both"] == 1.0
+    assert scores["hyper"] == 0.5  # only through related input
+    # Without 'either', both are wanted: a model for one of them half meets the other.
+    joint = either.model_copy(update={"either_modality": False})
+    assert modality_fit(Candidate(rgb), joint).score == 0.75
+    assert modality_fit(Candidate(both), joint).score == 1.0
+    # Another modality asked beside them still counts on its own ('optical and SAR').
+    fused = either.model_copy(update={"modality": ["Multispectral", "RGB", "SAR"]})
+    assert modality_fit(Candidate(rgb), fused).score == 0.5
+    assert modality_fit(Candidate(sar), fused).score == 0.5
+    assert either.summary()[1] == "RGB or Multispectral"

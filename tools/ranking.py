@@ -18,7 +18,7 @@ from functools import cache
 from typing import Any, TypeVar, cast
 
 from agent.interpreter import find_terms
-from agent.query import StructuredQuery
+from agent.query import EITHER_MODALITIES, StructuredQuery
 from agent.wording import with_article
 from rsfmd.datasets import (
     bench_application,
@@ -247,6 +247,16 @@ def _modality_fit(c: Candidate, query: StructuredQuery) -> Criterion:
         return found
     exact = wanted & have
     partial = {m for m in wanted - exact if have & COMPATIBLE_MODALITIES.get(m, frozenset())}
+    either = wanted & EITHER_MODALITIES if query.either_modality else set()
+    if either & exact:
+        # 'Optical imagery': RGB or multispectral, either serving; a model for one meets the wish.
+        partial -= either
+        wanted = (wanted - either) | (either & exact)
+    elif either:
+        # One wish, met at best through related input (Hyperspectral for multispectral).
+        one = min(either & partial or either)
+        wanted = (wanted - either) | {one}
+        partial = (partial - either) | ({one} & partial)
     # Coordinates with no imagery ('from coordinates alone'): a model that takes a location only
     # beside its imagery, as metadata, half meets it; a location encoder meets it.
     beside_imagery = (
