@@ -24,7 +24,7 @@ from agent.query import EITHER_MODALITIES, ComputeBudget, Exclusions, MinPerform
 from agent.wording import query_language, read_slips
 from rsfmd.backbones import NAMEABLE_FAMILIES, get_backbone_table, spelling_pattern
 from rsfmd.datasets import find_dataset, get_dataset_table, get_suite_table, suite_datasets
-from rsfmd.licenses import license_family
+from rsfmd.licenses import LICENSE_FAMILIES, license_family
 from rsfmd.regions import region_ancestors
 from rsfmd.vocab import (
     get_vocabulary,
@@ -634,13 +634,20 @@ def _asks_commercial_use(lowered: str, permissive: bool) -> bool:
 
 
 # 'Apache-2.0 or MIT only', 'BSD-licensed': a named permissive licence.
-_LICENCE_NAME = r"(?:apache(?:[\s-]*2(?:\.0)?)?|mit|bsd(?:[\s-]*[23](?:[\s-]clause)?)?)\b"
+_CC = r"cc[\s-]?by(?![\s-]*(?:nc|sa|nd)\b)(?:[\s-]*4(?:\.0)?)?|cc[\s-]?0"
+_LICENCE_NAME = rf"(?:apache(?:[\s-]*2(?:\.0)?)?|mit|bsd(?:[\s-]*[23](?:[\s-]clause)?)?|{_CC})\b"
 _PERMISSIVE_NAMED = re.compile(
+    # 'CC-BY-4.0', 'CC0': a Creative Commons name is a licence on its own.
+    rf"\b(?:{_CC})\b|"
     rf"\b{_LICENCE_NAME}"
-    r"(?=[^.]{0,40}\blicen[cs](?:e|ed|ing)\b|\s*(?:or|/|,)\s*(?:apache|mit|bsd)\b|[\s-]licen[cs]ed\b)"
+    r"(?=[^.]{0,40}\blicen[cs](?:e|ed|ing)\b|\s*(?:or|/|,)\s*(?:apache|mit|bsd|cc)\b|[\s-]licen[cs]ed\b"
+    r"|\s*or\s+(?:anything\s+|something\s+)?(?:more\s+permissive|less\s+restrictive)\b)"
     r"|\blicen[cs]ed? (?:under )?(?:apache|mit|bsd)\b|\bapache[\s-]2(?:\.0)?\b"
     # 'SAR ship detection, under 30M params, Apache': a bare licence name closing a list of constraints.
     rf"|(?:(?<=,)|(?<=;))\s*{_LICENCE_NAME}(?=\s*(?:only)?\s*(?:$|[.;!?)]))"
+)
+_MORE_PERMISSIVE = re.compile(
+    r"\bor\s+(?:anything\s+|something\s+)?(?:more\s+permissive|less\s+restrictive)\b"
 )
 _LICENCE_RUN = re.compile(rf"(?:[\s-]*2(?:\.0)?\b)?(?:\s*(?:,|/|or|and)\s*{_LICENCE_NAME})*")
 _LICENCE_LIST = re.compile(rf"\b{_LICENCE_NAME}")
@@ -1584,10 +1591,14 @@ def interpret(
     named_licences = list(dict.fromkeys(licence_at[k] for k in sorted(licence_at)))
     permissive = bool(named_licences)
     licences = list(dict.fromkeys(f for m in named_licences if (f := license_family(m))))
+    more = _MORE_PERMISSIVE.search(lowered) if licences else None
+    if more:
+        # 'CC-BY-4.0 or more permissive': that licence and the others asking attribution at most.
+        licences = list(dict.fromkeys([*licences, *(name for name, _ in LICENSE_FAMILIES)]))
     if licences:
+        named = ", ".join(repr(m) for m in named_licences) + (f" {more.group(0)}" if more else "")
         notes.append(
-            f"{', '.join(repr(m) for m in named_licences)} read as: only models licensed "
-            f"{' or '.join(licences)}, which allow commercial use"
+            f"{named} read as: only models licensed {' or '.join(licences)}, which allow commercial use"
         )
     found = list(
         dict.fromkeys(

@@ -176,6 +176,9 @@ class Turn:
     # 'something smaller?' after an answer: (the previous first pick, whether larger was asked)
     size_reference: tuple[str, bool] | None = None
     size_follow_up: bool = False  # 'which one is smallest?' asked of the answer before
+    # A question about the catalogue: the passing models that answer it in full (take LiDAR itself,
+    # not a DEM; take every imagery asked for; are documented for every sensor named)
+    answer_in_full: set[str] = field(default_factory=set)
     size_among: tuple[str, ...] = ()  # ... and the model ids that answer showed, which it asks about
 
     def answer(self, note: str) -> None:
@@ -451,6 +454,7 @@ class Orchestrator:
             and _catalogue_terms(query)
             and _CATALOGUE_QUESTION.search(turn.text)
         )
+        turn.answer_in_full = set()
         if size or catalogue:
             passing = [
                 r
@@ -472,6 +476,9 @@ class Orchestrator:
                 # A model passes on any one of the imagery asked for: 'optical and SAR' also asks
                 # how many take them all.
                 both = sum(_takes_all(r, groups) for r in passing)
+                # Those that answer all of a question the counts below split are shown first.
+                if len(groups) > 1 or requested_modalities(query) & {"LiDAR", "DEM"} or len(query.sensor) > 1:
+                    turn.answer_in_full = {r.model_id for r in passing if _answers_in_full(r, query, groups)}
                 together = (
                     f" ({both} of them {'takes' if both == 1 else 'take'} "
                     f"{' and '.join(name for name, _ in groups)} together)"
@@ -497,10 +504,12 @@ class Orchestrator:
                         + (f", {any_bands} taking any band set" if any_bands else "")
                         + ")"
                     )
+                full = len(turn.answer_in_full)
+                first = f", the {full} that answer it in full first" if 0 < full < len(passing) else ""
                 turn.answer(
                     f"{len(passing)} models in RS-FMD pass the hard constraints of this task{together}; "
-                    "shown are the best placed on general-purpose capability (browse them in the app's "
-                    "Explore tab or with `remsa db list`)"
+                    f"shown are the best placed on general-purpose capability{first} (browse them in the "
+                    "app's Explore tab or with `remsa db list`)"
                 )
         if not turn.candidates:
             turn.status = Status.no_match
@@ -517,6 +526,9 @@ class Orchestrator:
             ranked = (
                 self.llm.rerank(turn.query, ranked[: max(10, turn.k * 3)]) + ranked[max(10, turn.k * 3) :]
             )
+        if turn.answer_in_full:
+            # 'which models take LiDAR?': those taking LiDAR itself before those taking a DEM.
+            ranked = sorted(ranked, key=lambda c: c.record.model_id not in turn.answer_in_full)
         turn.ranked = ranked
         application = turn.query.application
         if application and unevidenced:
@@ -850,6 +862,23 @@ def _imagery_groups(imagery: set[str]) -> list[tuple[str, frozenset[str]]]:
     elif optical:
         groups.append(("Multispectral", frozenset(optical)))
     return groups + [(m, frozenset({m})) for m in sorted(imagery - optical)]
+
+
+def _answers_in_full(
+    record: ModelRecord, query: StructuredQuery, groups: list[tuple[str, frozenset[str]]]
+) -> bool:
+    """Whether a model that passes a question about the catalogue answers all of it: takes every
+    imagery asked for, LiDAR or DEM itself (not the other), and is documented for every sensor named
+    (or takes any band set)."""
+    if not _takes_all(record, groups):
+        return False
+    if any(m not in record.modalities for m in requested_modalities(query) & {"LiDAR", "DEM"}):
+        return False
+    return (
+        len(query.sensor) < 2
+        or record.spectral_alignment == Alignment.full
+        or all(set(record.supported_sensors) & sensor_family(s) for s in query.sensor)
+    )
 
 
 def _takes_all(record: ModelRecord, groups: list[tuple[str, frozenset[str]]]) -> bool:

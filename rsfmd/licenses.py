@@ -27,11 +27,14 @@ _WEIGHTS = r"weight|checkpoint|model"
 _SEPARATOR = re.compile(r"(?:[;,]|\band\b)(?![^()]*\))")
 
 
-# Licences a user can name by family: ('Apache-2.0', 'MIT', 'BSD').
+# Licences a user can name by family: ('Apache-2.0', 'MIT', 'BSD', 'CC-BY', 'CC0'); each asks for
+# attribution at most, with no share-alike or non-commercial term.
 LICENSE_FAMILIES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("Apache-2.0", re.compile(r"apache", re.IGNORECASE)),
     ("MIT", re.compile(r"\bmit\b", re.IGNORECASE)),
     ("BSD", re.compile(r"\bbsd\b", re.IGNORECASE)),
+    ("CC-BY", re.compile(r"\bcc[\s-]?by\b(?![\s-]*(?:nc|sa|nd)\b)", re.IGNORECASE)),
+    ("CC0", re.compile(r"\bcc[\s-]?0\b", re.IGNORECASE)),
 )
 
 

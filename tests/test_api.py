@@ -734,6 +734,15 @@ def test_a_question_about_imagery_taken_together_also_counts_the_models_taking_a
     ).groups()  # type: ignore[union-attr]
     assert 0 < int(itself) < int(passing)
     assert int(itself) <= sum("LiDAR" in r.modalities for r in records)
+    # ... and those taking LiDAR itself are shown first, whatever their score.
+    assert f"the {itself} that answer it in full first" in note
+    shown = [m.modalities for m in lidar.models]
+    assert all("LiDAR" in m for m in shown[: int(itself)])
+    assert not any("LiDAR" in m for m in shown[int(itself) :])
+    top = select_models("which models take LiDAR?", k=int(passing), clarify=False, settings=_settings())
+    assert ["LiDAR" in m.modalities for m in top.models] == sorted(
+        ("LiDAR" in m.modalities for m in top.models), reverse=True
+    )
     # 'Optical' is multispectral or RGB: one group, met by either.
     optical = select_models(
         "which models handle optical and SAR imagery?", k=3, clarify=False, settings=_settings()

@@ -105,6 +105,10 @@ def test_end_to_end_commercial_request_never_returns_a_non_commercial_model() ->
         ("Apache-2.0 (weights); MIT (GitHub code)", {"Apache-2.0", "MIT"}, True),
         ("CC-BY-NC-4.0 (weights); MIT (code)", {"MIT"}, False),
         ("MIT (code)", {"MIT"}, None),  # the weights' licence is not stated
+        ("Apache-2.0 (code); CC-BY-4.0 (weights)", {"CC-BY"}, True),
+        ("CC-BY-NC-4.0", {"CC-BY"}, False),
+        ("CC-BY-SA-4.0", {"CC-BY"}, False),  # share-alike is not CC-BY alone
+        ("CC0-1.0", {"CC0"}, True),
         (None, {"MIT"}, None),
     ],
 )
@@ -145,3 +149,28 @@ def test_the_weights_licence_decides_when_the_record_names_it() -> None:
         within_licenses("Apache-2.0 (README statement); LICENSE file says MIT", ["Apache-2.0", "MIT"]) is True
     )
     assert within_licenses("MIT (code)", ["MIT"]) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "licences"),
+    [
+        ("a CC-BY licensed model for flood mapping with Sentinel-1", ["CC-BY"]),
+        ("I need CC0 weights for cloud detection with Landsat 8", ["CC0"]),
+        (
+            "a CC-BY-4.0 or more permissive model for crop mapping with Sentinel-2",
+            ["CC-BY", "Apache-2.0", "MIT", "BSD", "CC0"],
+        ),
+        (
+            "MIT or more permissive, land cover mapping with Sentinel-2",
+            ["MIT", "Apache-2.0", "BSD", "CC-BY", "CC0"],
+        ),
+        ("Apache-2.0 or MIT only, crop mapping with Sentinel-2", ["Apache-2.0", "MIT"]),
+        ("no CC-BY-NC weights, building segmentation from aerial RGB", []),
+    ],
+)
+def test_creative_commons_licences_and_more_permissive_ones_are_named(text: str, licences: list[str]) -> None:
+    reading = interpret(text)
+    assert reading.query.licenses == licences
+    assert reading.query.commercial_use
+    if "more permissive" in text:
+        assert any(" or more permissive read as: only models licensed " in n for n in reading.notes)
