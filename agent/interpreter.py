@@ -1349,8 +1349,13 @@ def interpret(
             "products come as pan-sharpened true colour or with all bands); say 'multispectral' or "
             "name the bands to require them"
         )
+    # 'NAIP 4 band', 'RGBI aerial orthophotos', 'multispectral drone imagery': bands named beyond
+    # true colour make an RGB platform's imagery multispectral.
+    bands_named = "Multispectral" in modalities and not either
     for sensor in list(sensors):
         implied = sensor_modality(sensor)
+        if implied == "RGB" and bands_named and "RGB" not in modalities:
+            continue
         if implied in exclusions.modalities:
             # 'Sentinel-1 but no SAR': the task contradicts itself; the exclusion stands, and says so.
             sensors.remove(sensor)

@@ -661,6 +661,18 @@ class Orchestrator:
         ]
         self._note(turn, f"{len(past)} similar past task(s) from memory")
 
+    def _ranked_without_sensor(self, turn: Turn, model_id: str) -> Candidate | None:
+        """A named model that breaks the sensor constraint and nothing else, scored for the task
+        with the sensor lifted; None when it breaks anything else."""
+        record = self.resources.by_id[model_id]
+        if set(violations(record, turn.query)) != {"sensor"}:
+            return None
+        lifted = Candidate(record=record, relaxed=["sensor"])
+        pool = [*turn.candidates, lifted]
+        unevidenced = no_result_on_application(pool, turn.query)
+        scored = score_candidates(pool, turn.query, self.resources.evidence, self._predictor(), unevidenced)
+        return next(c for c in scored if c.record.model_id == model_id)
+
     def _named_beyond_top(self, turn: Turn, top: list[Candidate], notes: list[str]) -> list[RankedModel]:
         """Models the task names that missed the top k: shown after it with their rank, or the
         reason they were set aside."""
@@ -681,7 +693,19 @@ class Orchestrator:
                 )
             elif turn.outcome is not None and model_id in turn.outcome.rejected:
                 why = "; ".join(turn.outcome.rejected[model_id])
-                notes.append(f"You named {name}: set aside because {why}")
+                lifted = self._ranked_without_sensor(turn, model_id)
+                if lifted is None:
+                    notes.append(f"You named {name}: set aside because {why}")
+                    continue
+                # 'RGB aerial images ... SatMAE or Scale-MAE': a model asked about by name that
+                # breaks only the sensor is shown, with where it would rank were that lifted.
+                would = sum(c.score > lifted.score for c in turn.ranked) + 1
+                extra.append(explain([lifted], turn.query)[0].model_copy(update={"rank": would}))
+                notes.append(
+                    f"You named {name}: set aside because {why}; were the sensor not required, it "
+                    f"would rank {would} of {len(turn.ranked) + 1} for this task, shown after the top "
+                    f"{len(top)}"
+                )
         ranked_named = [m for m in turn.named_models if m in positions]
         fit = "on general-purpose capability" if turn.named_only else "for this task"
         if len(ranked_named) == 1 and ranked_named[0] in shown and not turn.named_only:

@@ -2102,3 +2102,43 @@ def test_models_asked_about_by_name_are_compared_at_once() -> None:
     # Without a model named, the task still gets its questions.
     plain = Session(_settings(), k=3).ask("SAR flood mapping")
     assert plain.status == Status.needs_clarification
+
+
+def test_a_named_model_breaking_only_the_sensor_is_shown_with_where_it_would_rank() -> None:
+    selection = select_models(
+        "RGB aerial images, classification, SatMAE or Scale-MAE", k=3, clarify=False, settings=_settings()
+    )
+    shown = {m.model_id: m for m in selection.models}
+    assert {"satmae", "scale-mae"} <= set(shown)
+    assert all(m.model_id not in {"satmae", "scale-mae"} for m in selection.models[:3])
+    note = next(a for a in selection.assumptions if a.startswith("You named SatMAE: set aside because "))
+    would = int(re.search(r"it would rank (\d+) of \d+ for this task", note).group(1))  # type: ignore[union-attr]
+    assert shown["satmae"].rank == would > 3 and shown["satmae"].relaxed_constraints == ["sensor"]
+    # A model breaking more than the sensor stays set aside, with the reasons.
+    sar = select_models(
+        "SAR ship detection with Sentinel-1, is SatMAE any good?", k=3, clarify=False, settings=_settings()
+    )
+    assert "satmae" not in {m.model_id for m in sar.models}
+    assert any(
+        a.startswith("You named SatMAE: set aside because ") and "would rank" not in a
+        for a in sar.assumptions
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "modalities"),
+    [
+        ("NAIP 4 band imagery for tree canopy mapping", ["Multispectral"]),
+        ("RGBI aerial orthophotos for land cover", ["Multispectral"]),
+        ("RGB and NIR aerial imagery for land cover", ["Multispectral"]),
+        ("multispectral drone imagery for weed detection", ["Multispectral"]),
+        # Two sources: each its own imagery.
+        ("Sentinel-2 and NAIP for land cover", ["Multispectral", "RGB"]),
+        ("RGB aerial imagery for land cover", ["RGB"]),
+        # A DEM written in lower case beside English words.
+        ("flood mapping using sentinel-1 and a dem", ["DEM", "SAR"]),
+        ("landslides with dem and optical", ["DEM", "Multispectral", "RGB"]),
+    ],
+)
+def test_bands_beyond_true_colour_and_a_lower_case_dem_are_read(text: str, modalities: list[str]) -> None:
+    assert sorted(interpret(text).query.modality) == modalities
