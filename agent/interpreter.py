@@ -346,7 +346,9 @@ def find_terms_fuzzy(text: str, vocabulary: str, cutoff: float = 0.9) -> list[tu
     words = [(m.group(0), m.start(), m.end()) for m in _WORD.finditer(text)]
     starts: dict[str, list[int]] = {}
     for i, (word, _, _) in enumerate(words):
-        starts.setdefault(word[:2], []).append(i)
+        # A slip keeps the first two letters, or swaps a pair among the first three ('lnad').
+        for start in dict.fromkeys((word[:2], word[1::-1], word[0] + word[2:3])):
+            starts.setdefault(start, []).append(i)
     best: dict[str, tuple[float, str]] = {}
     for key, canonical, n in _fuzzy_phrases(vocabulary):
         for i in starts.get(key[:2], ()):  # a slip keeps the first two letters (see _same_shape)
@@ -363,6 +365,14 @@ def find_terms_fuzzy(text: str, vocabulary: str, cutoff: float = 0.9) -> list[tu
     return [(c, written) for c, (_, written) in sorted(best.items(), key=lambda kv: -kv[1][0])]
 
 
+def _swapped(a: str, b: str) -> bool:
+    """Whether ``a`` is ``b`` with two neighbouring letters swapped ('tpye' for 'type')."""
+    if len(a) != len(b) or a == b:
+        return False
+    diff = [i for i, (x, y) in enumerate(zip(a, b, strict=True)) if x != y]
+    return len(diff) == 2 and diff[1] == diff[0] + 1 and a[diff[0]] == b[diff[1]] and a[diff[1]] == b[diff[0]]
+
+
 def _same_shape(window: str, phrase: str) -> bool:
     """Same numbers (Sentinel-1 is not Sentinel-2), each word starting with the same two letters,
     and at least one differing word that English does not commonly use: 'deformation monitoring'
@@ -370,7 +380,7 @@ def _same_shape(window: str, phrase: str) -> bool:
     if re.findall(r"\d+", window) != re.findall(r"\d+", phrase):
         return False
     pairs = list(zip(window.split(), phrase.split(), strict=False))
-    if not all(a[:2] == b[:2] for a, b in pairs):
+    if not all(a[:2] == b[:2] or _swapped(a, b) for a, b in pairs):
         return False
     return any(a != b and zipf_frequency(a, "en") < _COMMON_ENGLISH_ZIPF for a, b in pairs)
 
@@ -399,6 +409,19 @@ def find_terms(text: str, vocabulary: str) -> list[tuple[str, int, int]]:
 # '(visual grounding)', 'i.e. visual grounding', 'known as change detection': the task's name.
 _NAMING = re.compile(r"(?:\(|\bi\.?e\.?,?|\bnamely|\bcalled|\bknown as|\bso-called)\s*$")
 
+_CLASSIFY_WHOLE = re.compile(
+    r"\bclassify(?:ing)?\b[^.]{0,40}?\b(?:patch(?:es)?|scenes?|images?|tiles?|chips?|photos?)\b"
+)
+_SHORT_TASK_WORDS = {
+    "det": "detection",
+    "seg": "segmentation",
+    "segm": "segmentation",
+    "clf": "classification",
+    "cls": "classification",
+    "classif": "classification",
+    "obj": "object",
+}
+_TASK_SHORTHAND = re.compile(rf"(?<![\w'-])(?:{'|'.join(_SHORT_TASK_WORDS)})(?![\w'-])", re.IGNORECASE)
 _SENTINEL_SLIP = re.compile(r"\bsent(?!inel)[ei]n[ae]l[\s-]*([1-6])(?!\d)", re.IGNORECASE)
 
 
@@ -518,6 +541,10 @@ _PRIORITIES: tuple[tuple[str, str], ...] = (
         "efficiency",
         r"efficien|small model|compact|lightweight|light[\s-]weight|limited compute|limited resources|"
         r"cheap|small enough|low memory|\blighter\b|"
+        # 'a model that uses less memory', 'low inference cost', 'what about cost?'
+        r"(?:less|little|least|lower|minimal) (?:gpu |vram )?memory|memory[\s-](?:efficient|friendly)|"
+        r"(?:low|lower|minimal|reduced) (?:inference |compute |computational |running )?costs?|"
+        r"(?:what|how) about (?:the )?(?:compute |computational |running )?costs?\b|"
         r"(?:smaller|tinier) (?:models?|ones|networks?|backbones?|variants?)|something (?:smaller|tinier)|"
         # 'the smallest model that ...', not 'the smallest objects'.
         r"(?:smallest|tiniest|lightest)(?: possible)? "
@@ -942,6 +969,7 @@ _BOUND_BEFORE = re.compile(
     r"(?:(at least|no smaller than|not smaller than|minimum of)|"
     r"(at most|no larger than|no bigger than|not larger than|not bigger than|up to))\s+(?:an?\s+|the\s+)?$"
 )
+_SIZED_AS = re.compile(r"[\s-]*(?:sized|size|scale|class)\b(?!\s+(?:or|and)\b)")
 _BOUND_FAMILIES = ("ViT-", "Swin", "ResNet-", "WRN-", "ConvNeXt-")
 
 
@@ -966,6 +994,16 @@ def _backbone_bound(lowered: str, written: str) -> tuple[float | None, float | N
             before = _BOUND_BEFORE.search(lowered, max(0, match.start() - 24), match.start())
             bound = after or before
             if bound is None:
+                if sized := _SIZED_AS.match(lowered, match.end()):
+                    # 'a ViT-B sized model': about that size, read as no larger.
+                    said = written[match.start() : sized.end()]
+                    value = size * (1 + _BACKBONE_BOUND_SLACK)
+                    value = round(value) if value >= 10 else round(value, 1)
+                    return (
+                        value,
+                        None,
+                        f"'{said}' read as at most about {value:g}M parameters ({name}: {size:g}M)",
+                    )
                 continue
             said = written[
                 (before.start() if before else match.start()) : (after.end() if after else match.end())
@@ -1287,6 +1325,10 @@ def interpret(
         # 'sentinal2', 'sentenel 1 and 2': the commonest slips of the commonest sensor name.
         notes.append(f"read '{slip}' as Sentinel-{slip[-1]}")
     written = _expand_sensor_shorthand(_SENTINEL_SLIP.sub(r"sentinel-\1", written))
+    for short in dict.fromkeys(m.group(0) for m in _TASK_SHORTHAND.finditer(written)):
+        # 'ship det', 'scene clf', 'building seg': the task words practitioners shorten.
+        notes.append(f"read '{short}' as {_SHORT_TASK_WORDS[short.lower()]}")
+    written = _TASK_SHORTHAND.sub(lambda m: _SHORT_TASK_WORDS[m.group(0).lower()], written)
     lowered = written.lower()
     exclusions = _exclusions(lowered)
 
@@ -1478,6 +1520,9 @@ def interpret(
         for t, s, e in task_terms
         if (e - s > 12 or not application) and not any(a <= s and e <= b for a, b in app_spans)
     ]
+    if not explicit_tasks and _CLASSIFY_WHOLE.search(task_text) and "pixel" not in task_text:
+        # 'classify Sentinel-2 patches into land cover classes': one label per patch.
+        explicit_tasks = ["classification"]
     if explicit_tasks and explicit_tasks[0] != task_type:
         task_type = explicit_tasks[0]
         if (

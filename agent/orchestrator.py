@@ -461,6 +461,11 @@ class Orchestrator:
                 for r in self.resources.records
                 if not violations(r, query) and not unconfirmed_requirements(r, query)
             ]
+            if size and not query.precomputed_embeddings:
+                # 'the smallest model for SAR': a question about models to run, not products.
+                turn.answer_in_full = {
+                    r.model_id for r in passing if r.category != Category.embedding_product
+                }
             if size and turn.size_among:
                 # 'which of these is the smallest?': the models shown, then all that pass.
                 by_id = self.resources.by_id

@@ -2142,3 +2142,42 @@ def test_a_named_model_breaking_only_the_sensor_is_shown_with_where_it_would_ran
 )
 def test_bands_beyond_true_colour_and_a_lower_case_dem_are_read(text: str, modalities: list[str]) -> None:
     assert sorted(interpret(text).query.modality) == modalities
+
+
+def test_more_practitioner_wordings_are_read() -> None:
+    sized = interpret("a ViT-B sized model for crop mapping with Sentinel-2")
+    assert sized.query.compute.max_parameters_m == 95
+    assert "'ViT-B sized' read as at most about 95M parameters (ViT-B: 86M)" in sized.notes
+    for text in (
+        "flood mapping with Sentinel-1, a model that uses less memory",
+        "flood mapping with Sentinel-1, low inference cost",
+        "memory-efficient model for crop mapping with Sentinel-2",
+    ):
+        assert "efficiency" in interpret(text).query.priorities, text
+    swapped = interpret("crop tpye mapping with sentinel-2")
+    assert swapped.query.application == "crop type mapping"
+    assert "read 'crop tpye mapping' as 'crop type mapping'" in swapped.notes
+    assert interpret("lnad cover mapping").query.application == "land cover mapping"
+    short = interpret("ship det with sentinel-1")
+    assert short.query.application == "ship detection" and "read 'det' as detection" in short.notes
+    assert interpret("building seg from aerial rgb").query.application == "building segmentation"
+    assert interpret("obj det in drone images").query.application == "object detection"
+    patches = interpret("classify Sentinel-2 patches into 10 land cover classes").query
+    assert (patches.application, patches.task_type) == ("land cover classification", "classification")
+    assert interpret("classify each pixel of Sentinel-2 images into land cover").query.application == (
+        "land cover mapping"
+    )
+    assert interpret("I want to type 'red roof houses' and get matching tiles").query.application == (
+        "image-text retrieval"
+    )
+
+
+def test_a_size_question_shows_models_to_run_before_embedding_products() -> None:
+    records = {r.model_id: r for r in load_records()}
+    smallest = select_models("smallest model for SAR", k=5, clarify=False, settings=_settings())
+    categories = [records[m.model_id].category.value for m in smallest.models]
+    assert "embedding-product" not in categories
+    products = select_models(
+        "smallest precomputed embeddings for Sentinel-2", k=3, clarify=False, settings=_settings()
+    )
+    assert all(records[m.model_id].category.value == "embedding-product" for m in products.models)
