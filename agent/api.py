@@ -17,7 +17,7 @@ from agent.settings import Settings
 from agent.systems import ClarificationQuestion
 from tools.clarification import answer_text
 from tools.embedding import Encoder
-from tools.explanation import why_ranked
+from tools.explanation import model_fact, why_ranked
 
 log = logging.getLogger(__name__)
 
@@ -123,6 +123,13 @@ class Session:
                     f"'{text.strip()}' names no model: the message before named none, or several. "
                     "Say which to leave out, e.g. 'drop the first one' or 'not DOFA'",
                 )
+        if (
+            previous is not None
+            and answered
+            and (facts := self._model_facts(text, previous, ordinal_note)) is not None
+        ):
+            self._last_said = text
+            return facts
         self._last_said = text
         count = requested_count(text, self.last_selection, self.k)
         if previous is not None and self.last_selection is not None and count and _only_a_count(text):
@@ -222,6 +229,44 @@ class Session:
             f"{note}. {len(relatives)} models in RS-FMD have {name} in their backbone or name; "
             "none of them fits this task"
         )
+
+    def _model_facts(self, text: str, previous: Turn, ordinal_note: str | None) -> Selection | None:
+        """'is it open source?', 'how big is the second one?', 'what was DOFA trained on?' after an
+        answer: the same answer, with what RS-FMD holds on the models asked about said first.
+        None when ``text`` is no such question (or names a task of its own)."""
+        topics = [topic for topic, pattern in _FACT_TOPICS if pattern.search(text)]
+        shown = self.last_selection.models if self.last_selection is not None else []
+        if not topics or not shown or not _QUESTION.search(text):
+            return None
+        query = interpret(text).query
+        if query.application or query.task_type:
+            return None  # 'is it good for flood mapping?': a task to rank it for
+        by_id = self.resources.by_id
+        names = self.resources.model_names()
+        # 'the second one, how big?' opens with the name the ordinal stands for, where a capitalised
+        # word would otherwise be read as the plain word.
+        found = names.find(f"- {text}" if ordinal_note else text)
+        named = [m for m in found.named if m in by_id]
+        note = ordinal_note
+        if not named and _THESE.search(text):
+            named = [m.model_id for m in shown if m.model_id in by_id]
+        elif not named:
+            # 'is it open source?', 'where can I download the weights?': the one model the message
+            # before named, or else the first model shown.
+            before = [m for m in names.find(self._last_said).named if m in by_id] if self._last_said else []
+            named = before if len(before) == 1 else [shown[0].model_id]
+            pronoun = _IT_ALONE.search(text)
+            said = f"'{pronoun.group(0)}' read as" if pronoun else "Read as a question about"
+            which = "the model named in the message before" if len(before) == 1 else "the first model shown"
+            note = f"{said} {by_id[named[0]].model_name}, {which}"
+        lines = [model_fact(by_id[m], topic) for topic in topics for m in named]
+        answer = "; ".join(lines) if len(lines) > 1 else lines[0]
+        selection = self._same_task(previous, answer)
+        # The answer to this question is the fact asked for; the task's own answers stay in the notes.
+        selection.answers = [answer]
+        if note:
+            selection.assumptions.insert(1, note)
+        return selection
 
     def _why_first(self, previous: Turn, asked: str) -> Selection:
         """'why?', 'why that one?' after an answer: the same answer, with what put its first model
@@ -354,6 +399,46 @@ _PRONOUN_RULED_OUT = re.compile(rf"({_RULED_OUT})\s+({_IT})\b", re.IGNORECASE)
 _PRONOUN_ASKED_ABOUT = re.compile(
     rf"(\b(?:how\s+(?:does|would|will)|is|does|can|could|would|will|compare)\s+)({_IT})\b", re.IGNORECASE
 )
+# Questions about a model shown or named, answered from its record: (topic, pattern).
+_FACT_TOPICS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    (
+        "size",
+        re.compile(
+            r"\bhow (?:big|large|heavy|small)\b|\bhow many param|\bparameter count\b|"
+            r"\bnumber of parameters\b|"
+            r"\b(?:what|which)(?:'s| is| are)? (?:the |its |their )?(?:model )?sizes?\b|\bhow many weights\b",
+            re.IGNORECASE,
+        ),
+    ),
+    (
+        "licence",
+        re.compile(
+            r"\bopen[\s-]?source\b|\blicen[cs]e[ds]?\b|\bcommercial(?:ly)?\b|\bfree to use\b",
+            re.IGNORECASE,
+        ),
+    ),
+    (
+        "weights",
+        re.compile(
+            r"\b(?:weights|checkpoints?)\b|\bwhere (?:can|do) (?:i|we) (?:get|download|find)\b|\bdownload",
+            re.IGNORECASE,
+        ),
+    ),
+    (
+        "pretraining",
+        re.compile(
+            r"\b(?:pre-?)?trained (?:on|with)\b|\b(?:pre-?)?training data\b|"
+            r"\bwhat (?:data|dataset|imagery)s? (?:was|were|is|did|does)\b",
+            re.IGNORECASE,
+        ),
+    ),
+)
+_QUESTION = re.compile(
+    r"\?\s*$|^\W*(?:is|are|does|do|did|has|have|how|what|which|where|can|could|was|were|tell)\b",
+    re.IGNORECASE,
+)
+_THESE = re.compile(r"\b(?:these|those|them|they|each|all of them|which one|which of)\b", re.IGNORECASE)
+_IT_ALONE = re.compile(r"\b(?:it|its|this one|that one|this model|that model)\b", re.IGNORECASE)
 # ... and a message that is nothing else: 'exclude it', 'not that one, please.'
 _ONLY_PRONOUN = re.compile(
     rf"\s*(?:please\s+)?{_RULED_OUT}\s+{_IT}(?:,?\s+please)?\s*[.!?]*\s*", re.IGNORECASE

@@ -29,7 +29,7 @@ from rsfmd.schema import Alignment, Category, ModelRecord
 from rsfmd.vocab import typical_modalities
 from tools.clarification import questions_for
 from tools.evidence import other_imagery
-from tools.explanation import explain, why_ranked
+from tools.explanation import explain, model_profile, why_ranked
 from tools.filtering import (
     COMPATIBLE_MODALITIES,
     FilterOutcome,
@@ -179,6 +179,7 @@ class Turn:
     # A question about the catalogue: the passing models that answer it in full (take LiDAR itself,
     # not a DEM; take every imagery asked for; are documented for every sensor named)
     answer_in_full: set[str] = field(default_factory=set)
+    unasked: list[str] = field(default_factory=list)  # fields not asked about, models being named
     size_among: tuple[str, ...] = ()  # ... and the model ids that answer showed, which it asks about
 
     def answer(self, note: str) -> None:
@@ -187,8 +188,11 @@ class Turn:
         self.answers.append(note)
 
 
+_ANSWERED_AT_ONCE = "Answered at once, as you asked about models by name"
 # What a question left unasked would have found out, for the note that says so.
 _REFINING = {
+    "application": "what the model should do",
+    "modality": "what imagery you have",
     "sensor": "which sensor your data comes from",
     "data_regime": "how much labelled data you have",
     "deployment_device": "where the model will run",
@@ -332,6 +336,9 @@ class Orchestrator:
                 f"No task stated: shown are the models you named ({names}), ranked on general-purpose "
                 "capability; describe your task to rank them for it"
             )
+            for model_id in turn.named_models[:4]:
+                # 'tell me about TerraMind': what RS-FMD holds on it, said first.
+                turn.answer(model_profile(self.resources.by_id[model_id]))
             self._note(turn, "models named without a task: no questions asked")
             return "retrieve"
         # 'which models take EnMAP?', 'the smallest model for Sentinel-1': answered as asked.
@@ -585,13 +592,13 @@ class Orchestrator:
         if not self._may_clarify(turn):
             return False
         questions = questions_for(turn.query, reason, turn.asked)
-        if questions and reason != "missing" and turn.named_models:
+        if questions and turn.named_models:
             # 'compare DOFA and CROMA for SAR flood mapping': asked about models by name, the user
             # gets them ranked for the task now, and what would sharpen the answer.
-            wished = ", ".join(_REFINING.get(q.field, q.field.replace("_", " ")) for q in questions)
-            turn.notes.append(
-                f"Answered at once, as you asked about models by name; to sharpen it, say {wished}"
-            )
+            turn.unasked.extend(q.field for q in questions if q.field not in turn.unasked)
+            wished = ", ".join(_REFINING.get(f, f.replace("_", " ")) for f in turn.unasked)
+            turn.notes = [n for n in turn.notes if not n.startswith(_ANSWERED_AT_ONCE)]
+            turn.notes.append(f"{_ANSWERED_AT_ONCE}; to sharpen it, say {wished}")
             return False
         if questions:
             turn.clarify_reason, turn.questions = reason, questions

@@ -2181,3 +2181,35 @@ def test_a_size_question_shows_models_to_run_before_embedding_products() -> None
         "smallest precomputed embeddings for Sentinel-2", k=3, clarify=False, settings=_settings()
     )
     assert all(records[m.model_id].category.value == "embedding-product" for m in products.models)
+
+
+def test_questions_about_a_model_shown_are_answered_from_its_record_and_keep_the_task() -> None:
+    records = {r.model_id: r for r in load_records()}
+    session = Session(_settings(), k=3)
+    first = session.ask("flood mapping with Sentinel-1, few labels, single GPU")
+    top, second = first.models[0], first.models[1]
+    licence = session.ask("is it open source?")
+    assert licence.query.application == "flood mapping"
+    assert [m.model_id for m in licence.models] == [m.model_id for m in first.models]
+    assert licence.answers == [licence.assumptions[0]]
+    assert licence.answers[0].startswith(f"{top.name}: ")
+    assert f"'it' read as {top.name}, the first model shown" in licence.assumptions
+    size = session.ask("the second one, how big?")
+    record = records[second.model_id]
+    assert size.answers[0].startswith(f"{second.name}: ") and "parameters" in size.answers[0]
+    assert f"{record.smallest_parameters:g}M" in size.answers[0]
+    trained = session.ask("what was the first one trained on?")
+    assert (
+        trained.answers[0].startswith(f"{top.name}: pretrained on ")
+        or "no source in RS-FMD" in trained.answers[0]
+    )
+    these = session.ask("which of these has the most permissive licence?")
+    assert all(m.name in these.answers[0] for m in first.models)
+    assert not these.query.commercial_use  # a question, not a new constraint
+    # A model named in the task: its profile first; later questions are about it.
+    about = Session(_settings(), k=3)
+    profile = about.ask("tell me about DOFA")
+    assert profile.answers[0].startswith("DOFA (2024): ") and "In RS-FMD: takes " in profile.answers[0]
+    weights = about.ask("where can I download the weights?")
+    assert weights.answers == [f"DOFA: weights at {records['dofa'].weights}"]
+    assert "Read as a question about DOFA, the model named in the message before" in weights.assumptions

@@ -125,6 +125,77 @@ def _shown_size(record: ModelRecord, query: StructuredQuery) -> float | None:
     return record.smallest_parameters
 
 
+def model_profile(record: ModelRecord) -> str:
+    """What RS-FMD holds on one model, in a paragraph: 'tell me about DOFA'."""
+    year = record.release_date.year if record.release_date else record.release_year
+    head = f"{record.model_name}{f' ({year})' if year else ''}: {record.short_description.rstrip('.')}."
+    facts: list[str] = []
+    if record.modalities:
+        facts.append(f"takes {', '.join(record.modalities)}")
+    if record.supported_sensors:
+        shown = record.supported_sensors[:6]
+        more = len(record.supported_sensors) - len(shown)
+        facts.append(f"documented for {', '.join(shown)}{f' and {more} more' if more else ''}")
+    sizes = [f"{v.name} {v.num_parameters:g}M" for v in record.variants if v.num_parameters is not None]
+    if sizes:
+        facts.append(f"variants {', '.join(sizes[:5])}{' and more' if len(sizes) > 5 else ''}")
+    elif record.num_parameters is not None:
+        facts.append(f"about {record.num_parameters:g}M parameters")
+    else:
+        facts.append("size not documented")
+    data = [p.dataset for p in record.pretraining_phases if p.dataset]
+    if data:
+        facts.append(f"pretrained on {'; '.join(dict.fromkeys(data))}")
+    facts.append(f"licence {record.license}" if record.license else "licence not stated")
+    datasets = {b.dataset for b in record.benchmarks}
+    facts.append(
+        f"{len(record.benchmarks)} reported results on {len(datasets)} datasets"
+        if record.benchmarks
+        else "no reported results recorded"
+    )
+    return f"{head} In RS-FMD: {'; '.join(facts)}."
+
+
+def model_fact(record: ModelRecord, topic: str) -> str:
+    """One fact RS-FMD holds on a model, as a sentence: its size, licence, weights or pretraining
+    data ('is it open source?', 'how big is the first one?'); says so when no source states it."""
+    name = record.model_name
+    if topic == "size":
+        sizes = [f"{v.name} {v.num_parameters:g}M" for v in record.variants if v.num_parameters is not None]
+        if sizes:
+            return f"{name}: {', '.join(sizes)} parameters"
+        if record.num_parameters is not None:
+            return f"{name}: about {record.num_parameters:g}M parameters"
+        return f"{name}: no source in RS-FMD states its size"
+    if topic == "licence":
+        if not record.license:
+            code = f"; code at {record.repository}" if record.repository else ""
+            return f"{name}: no source in RS-FMD states its licence{code}"
+        commercial = allows_commercial_use(record.license)
+        use = {True: ", which allows commercial use", False: ", which rules out commercial use", None: ""}
+        return f"{name}: licence {record.license}{use[commercial]}" + (
+            f"; code at {record.repository}" if record.repository else ""
+        )
+    if topic == "weights":
+        if record.weights:
+            return f"{name}: weights at {record.weights}"
+        if record.weights_available is False:
+            return f"{name}: no released weights are recorded"
+        return f"{name}: RS-FMD records no weights link" + (
+            f"; see the code at {record.repository}" if record.repository else ""
+        )
+    phases = []
+    for phase in record.pretraining_phases:
+        if not phase.dataset:
+            continue
+        extra = [f"{phase.num_images:,} images"] if phase.num_images else []
+        extra += [", ".join(phase.regions_coverage)] if phase.regions_coverage else []
+        phases.append(phase.dataset + (f" ({'; '.join(extra)})" if extra else ""))
+    if phases:
+        return f"{name}: pretrained on {'; then '.join(phases)}"
+    return f"{name}: no source in RS-FMD states its pretraining data"
+
+
 def why_ranked(model: RankedModel, after: RankedModel | None) -> str:
     """What puts ``model`` where it is: its lead over the model after it and its leading reasons
     (', 10.4 points ahead of DOFA; Task fit: ...'), to follow a note naming its rank."""
