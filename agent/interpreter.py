@@ -412,6 +412,16 @@ _NAMING = re.compile(r"(?:\(|\bi\.?e\.?,?|\bnamely|\bcalled|\bknown as|\bso-call
 _CLASSIFY_WHOLE = re.compile(
     r"\bclassify(?:ing)?\b[^.]{0,40}?\b(?:patch(?:es)?|scenes?|images?|tiles?|chips?|photos?)\b"
 )
+# 'few lables', 'labled data': the commonest slips of 'label'.
+_LABEL_SLIP_WORDS = {
+    "lable": "label",
+    "lables": "labels",
+    "labled": "labeled",
+    "lablled": "labelled",
+    "lablel": "label",
+    "lablels": "labels",
+}
+_LABEL_SLIP = re.compile(rf"\b(?:{'|'.join(_LABEL_SLIP_WORDS)})\b", re.IGNORECASE)
 _SHORT_TASK_WORDS = {
     "det": "detection",
     "seg": "segmentation",
@@ -590,6 +600,10 @@ _PARAMS = re.compile(
 _PARAMS_UNIT_FIRST = re.compile(
     r"(?:under|below|less than|at most|<=?|up to)\s*(\d+(?:\.\d+)?)\s*(m|b)\b(?!\s*(?:gsd|res))"
 )
+# '20 million parameters at most', '50M params max', '100M parameters or less'.
+_PARAMS_BOUND_AFTER = re.compile(
+    rf"\b{_SIZE_NUMBER}\s*{_PARAM_WORD}\s*(?:at most|max(?:imum)?\b|or (?:less|fewer|smaller|below)|tops\b)"
+)
 # 'over 1B parameters', 'at least 300M params', 'billion-parameter models', '1B+ models'.
 _PARAMS_FLOOR = re.compile(
     r"(?:(?<!no )(?<!not )(?:over|above|more than|larger than|bigger than|greater than|exceeding)|at least|"
@@ -679,7 +693,7 @@ _MORE_PERMISSIVE = re.compile(
 _LICENCE_RUN = re.compile(rf"(?:[\s-]*2(?:\.0)?\b)?(?:\s*(?:,|/|or|and)\s*{_LICENCE_NAME})*")
 _LICENCE_LIST = re.compile(rf"\b{_LICENCE_NAME}")
 _OPEN_WEIGHTS = re.compile(
-    r"open[\s-]?weights?|open[\s-]source (?:model|weights|checkpoints?)|"
+    r"open[\s-]?weights?|open[\s-]source (?:[\w-]+\s+){0,3}?(?:models?|weights|checkpoints?)\b|"
     r"downloadable (?:weights|checkpoints?)|"
     r"(?:weights|checkpoints?) (?:must|need to|should|have to) be (?:publicly )?"
     r"(?:available|downloadable|released|public|open)|"
@@ -858,15 +872,18 @@ _LABEL_COUNTS = (
     re.compile(rf"\b{_COUNT}\s+([a-z]+)(\s+per\s+(?:class|category|label))\b"),
 )
 _NOT_SAMPLES = frozenset({"pixels", "pixel", "points", "bands", "classes", "categories", "percent", "hours"})
+_POINT_LABELS = frozenset({"points"})
 FEW_LABELS, FEW_LABELS_PER_CLASS = 5000, 500
 """Fewer labelled samples than this (in all, or per class) read as few-shot; more as enough to fine-tune."""
 
 
 def _label_count(text: str) -> tuple[str, str] | None:
     """(regime, note) from a stated number of labelled samples; None when no count is stated."""
-    for pattern in _LABEL_COUNTS:
+    for i, pattern in enumerate(_LABEL_COUNTS):
         match = pattern.search(text)
-        if match is None or match.group(3) in _NOT_SAMPLES:
+        # '300 labelled points' are point labels; '300 points' alone are not samples (nor are pixels).
+        not_samples = _NOT_SAMPLES - _POINT_LABELS if i < 3 else _NOT_SAMPLES
+        if match is None or match.group(3) in not_samples:
             continue
         scale = {"k": 1e3, "thousand": 1e3, "m": 1e6, "million": 1e6}.get(match.group(2) or "", 1.0)
         count = float(match.group(1).replace(",", "")) * scale
@@ -943,7 +960,7 @@ def _parameter_limit(text: str) -> float | None:
     if between := _PARAMS_BETWEEN.search(text):
         # 'between 100M and 1B parameters': an unstated first unit is the second one's.
         return _millions(between.group(3), between.group(4))
-    match = _PARAMS.search(text) or _PARAMS_UNIT_FIRST.search(text)
+    match = _PARAMS.search(text) or _PARAMS_UNIT_FIRST.search(text) or _PARAMS_BOUND_AFTER.search(text)
     if not match:
         return None
     return _millions(match.group(1), match.group(2))
@@ -1325,6 +1342,10 @@ def interpret(
         # 'sentinal2', 'sentenel 1 and 2': the commonest slips of the commonest sensor name.
         notes.append(f"read '{slip}' as Sentinel-{slip[-1]}")
     written = _expand_sensor_shorthand(_SENTINEL_SLIP.sub(r"sentinel-\1", written))
+    written = written.replace("≤", "<=").replace("≥", ">=")
+    for slip in dict.fromkeys(m.group(0) for m in _LABEL_SLIP.finditer(written)):
+        notes.append(f"read '{slip}' as {_LABEL_SLIP_WORDS[slip.lower()]}")
+    written = _LABEL_SLIP.sub(lambda m: _LABEL_SLIP_WORDS[m.group(0).lower()], written)
     for short in dict.fromkeys(m.group(0) for m in _TASK_SHORTHAND.finditer(written)):
         # 'ship det', 'scene clf', 'building seg': the task words practitioners shorten.
         notes.append(f"read '{short}' as {_SHORT_TASK_WORDS[short.lower()]}")

@@ -55,6 +55,17 @@ def _size_reference(comparative: str) -> tuple[re.Pattern[str], re.Pattern[str]]
 SMALLER_WORDS = r"(?:smaller|lighter|more\s+compact|tinier|leaner|less\s+heavy)"
 LARGER_WORDS = r"(?:larger|bigger|heavier)"
 _SMALLER_AFTER, _SMALLER_BEFORE = _size_reference(SMALLER_WORDS)
+_ALTERNATIVE = r"\b(?:alternatives?|replacements?|substitutes?)\s+(?:to|for)\s+(?:the\s+)?$"
+# 'something like Prithvi-EO-2.0 but under 50M', 'alternatives to DOFA': a model named as the
+# reference for others, not one the user asks about.
+_SIMILAR_BEFORE = re.compile(
+    r"(?:^|\b(?:something|anything|a\s+model|models?|one|ones|alternatives?|options?|others?|"
+    r"encoders?|backbones?))\s*(?:just\s+|much\s+)?like\s+(?:the\s+)?$|"
+    r"\b(?:similar\s+to|comparable\s+to|akin\s+to)\s+(?:the\s+)?$|" + _ALTERNATIVE,
+    re.IGNORECASE,
+)
+# 'alternatives to DOFA', 'a replacement for CROMA': others than that model.
+_ALTERNATIVE_BEFORE = re.compile(_ALTERNATIVE, re.IGNORECASE)
 _LARGER_AFTER, _LARGER_BEFORE = _size_reference(LARGER_WORDS)
 LIST_GAP = re.compile(r"^(?:\s*(?:,|and|or|nor|/)\s*)+$", re.IGNORECASE)
 # 'pretrained on SSL4EO-S12', 'trained mainly on MillionAID': what follows is pretraining data,
@@ -76,6 +87,10 @@ class Mentions:
     """Named models the task asks to undercut in size ("like Prithvi but smaller", "lighter than DOFA")."""
     larger_than: list[str] = field(default_factory=list)
     """Named models the task asks to exceed in size ("like CROMA but bigger", "larger than DOFA")."""
+    alternative_to: list[str] = field(default_factory=list)
+    """Named models the task wants others than ("alternatives to DOFA"): left out of the answer."""
+    similar_to: list[str] = field(default_factory=list)
+    """Named models others should resemble ("like Prithvi but under 50M", "alternatives to DOFA")."""
 
 
 class ModelNames:
@@ -144,6 +159,14 @@ class ModelNames:
                     other.remove(model_id)
                 if model_id not in target:
                     target.append(model_id)
+                if (
+                    _SIMILAR_BEFORE.search(text[:start])
+                    and not negated_run
+                    and model_id not in mentions.similar_to
+                ):
+                    mentions.similar_to.append(model_id)
+                    if _ALTERNATIVE_BEFORE.search(text[:start]):
+                        mentions.alternative_to.append(model_id)
                 if smaller and not negated_run and model_id not in mentions.smaller_than:
                     mentions.smaller_than.append(model_id)
                 if larger and not negated_run and model_id not in mentions.larger_than:

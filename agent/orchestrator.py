@@ -32,6 +32,7 @@ from tools.evidence import other_imagery
 from tools.explanation import explain, model_profile, why_ranked
 from tools.filtering import (
     COMPATIBLE_MODALITIES,
+    NOT_IMAGERY,
     FilterOutcome,
     filter_candidates,
     requested_imagery,
@@ -179,6 +180,7 @@ class Turn:
     # A question about the catalogue: the passing models that answer it in full (take LiDAR itself,
     # not a DEM; take every imagery asked for; are documented for every sensor named)
     answer_in_full: set[str] = field(default_factory=set)
+    references: list[str] = field(default_factory=list)  # models named as what others should resemble
     unasked: list[str] = field(default_factory=list)  # fields not asked about, models being named
     size_among: tuple[str, ...] = ()  # ... and the model ids that answer showed, which it asks about
 
@@ -282,8 +284,19 @@ class Orchestrator:
             model_id, larger = turn.size_reference
             self._size_reference(turn, [model_id], larger=larger, shown_first=True)
         # A model named only as a size reference ('smaller than DOFA') is not one the user asks about.
-        references = {*mentions.smaller_than, *mentions.larger_than}
+        references = {*mentions.smaller_than, *mentions.larger_than, *mentions.similar_to}
         turn.named_models = [m for m in mentions.named if m not in references]
+        turn.references = [m for m in mentions.named if m in references]
+        similar = [m for m in mentions.alternative_to if m not in turn.query.exclusions.models]
+        if similar:
+            # 'alternatives to DOFA': others than it.
+            excluded = list(dict.fromkeys([*turn.query.exclusions.models, *similar]))
+            exclusions = turn.query.exclusions.model_copy(update={"models": excluded})
+            turn.query = turn.query.model_copy(update={"exclusions": exclusions})
+            names = ", ".join(self.resources.by_id[m].model_name for m in similar)
+            note = f"Alternatives to {names} asked for: {names} left out"
+            if note not in turn.notes:
+                turn.notes.append(note)
         if mentions.excluded:
             excluded = list(dict.fromkeys([*turn.query.exclusions.models, *mentions.excluded]))
             exclusions = turn.query.exclusions.model_copy(update={"models": excluded})
@@ -352,7 +365,22 @@ class Orchestrator:
                     turn.notes.append(_NO_APPLICATION)
                 continue
             typical = typical_modalities(turn.query.application)
-            if typical:
+            reference_inputs = [
+                m
+                for r in turn.references
+                for m in self.resources.by_id[r].modalities
+                if m not in NOT_IMAGERY and m != "Multi-temporal"
+            ]
+            if reference_inputs and not typical:
+                # 'like Prithvi-EO-2.0 but smaller': models for the imagery that model takes.
+                inputs = list(dict.fromkeys(reference_inputs))
+                turn.query = turn.query.model_copy(update={"assumed_modality": inputs})
+                names = ", ".join(self.resources.by_id[r].model_name for r in turn.references)
+                turn.notes.append(
+                    f"No input modality stated: preferred the inputs of {names} ({', '.join(inputs)}) "
+                    "without excluding others"
+                )
+            elif typical:
                 turn.query = turn.query.model_copy(update={"assumed_modality": typical})
                 turn.notes.append(
                     f"No input modality stated: preferred the usual inputs for {turn.query.application} "

@@ -2213,3 +2213,44 @@ def test_questions_about_a_model_shown_are_answered_from_its_record_and_keep_the
     weights = about.ask("where can I download the weights?")
     assert weights.answers == [f"DOFA: weights at {records['dofa'].weights}"]
     assert "Read as a question about DOFA, the model named in the message before" in weights.assumptions
+
+
+def test_budget_label_and_licence_wordings_and_x_band_sar_sensors() -> None:
+    for text in (
+        "few shot land cover with landsat in sahel, ≤20M parameters",
+        "crop mapping sentinel-2 with 20 million parameters at most",
+        "crop mapping sentinel-2, 20M params max",
+    ):
+        assert interpret(text).query.compute.max_parameters_m == 20, text
+    assert interpret("open source hyperspectral foundation model under 100M params").query.open_weights
+    points = interpret("urban mapping with 300 labelled points")
+    assert points.query.data_regime == "few-shot"
+    slips = interpret("building seg from sentinal 2 with few lables")
+    assert (slips.query.application, slips.query.data_regime) == ("building segmentation", "few-shot")
+    assert "read 'lables' as labels" in slips.notes
+    # Commercial X-band SAR stands in for TerraSAR-X: SAR specialists documented for it pass.
+    from tools.filtering import sensor_family
+
+    assert {"TerraSAR-X", "ICEYE", "Capella"} <= sensor_family("ICEYE")
+    assert "Sentinel-1" not in sensor_family("ICEYE")
+
+
+def test_a_model_to_resemble_is_a_reference_not_an_answer() -> None:
+    records = {r.model_id: r for r in load_records()}
+    like = select_models("like Prithvi-EO-2.0 but under 50M params", k=3, clarify=False, settings=_settings())
+    assert "prithvi-eo-2.0" not in {m.model_id for m in like.models}
+    assert not like.query.exclusions.models  # a reference, not ruled out: the budget leaves it out
+    assert like.query.assumed_modality == ["Multispectral"]
+    assert all((records[m.model_id].smallest_parameters or 0) <= 50 for m in like.models)
+    alternatives = select_models(
+        "alternatives to DOFA for flood mapping with Sentinel-1", k=3, clarify=False, settings=_settings()
+    )
+    assert (
+        "dofa" in alternatives.query.exclusions.models and alternatives.query.application == "flood mapping"
+    )
+    assert "Alternatives to DOFA asked for: DOFA left out" in alternatives.assumptions
+    # 'I like DOFA' names it.
+    liked = select_models(
+        "I like DOFA, is it good for crop mapping?", k=3, clarify=False, settings=_settings()
+    )
+    assert "dofa" in {m.model_id for m in liked.models}

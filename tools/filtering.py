@@ -32,6 +32,8 @@ SENSOR_FAMILIES: tuple[frozenset[str], ...] = (
         {"WorldView-2", "WorldView-3", "WorldView", "QuickBird", "GeoEye-1", "Pleiades", "Google Earth"}
     ),
     frozenset({"Gaofen-1", "Gaofen-2", "Gaofen-6"}),
+    # X-band SAR at metre and finer resolution, single or dual polarisation.
+    frozenset({"TerraSAR-X", "COSMO-SkyMed", "ICEYE", "Capella", "Umbra"}),
     frozenset({"Aerial", "NAIP", "UAV"}),
     frozenset({"AVIRIS", "Airborne hyperspectral"}),
     # Spaceborne imaging spectrometers covering 400-2500 nm at 30-60 m (DESIS stops at 1000 nm).
