@@ -93,7 +93,17 @@ class Session:
         that task, and the answer says so; anything else starts a new task.
         """
         text = validate_text(text, self.settings.orchestrator.max_query_chars)
+        if _SOCIAL.fullmatch(text.strip()):
+            return self._social(text.strip())
+        if _OFF_TOPIC.search(text) and not interpret(text).query.application:
+            return self._social(text.strip(), off_topic=True)
+        if self._turn is not None and self._pending and _WHY_ALONE.fullmatch(text.strip()):
+            # 'why?' in reply to a question: why it is asked; the questions stay open.
+            return self._why_asked()
         if self._turn is not None and self._pending:
+            if _only_a_count(text) and requested_count(text, None, self.k):
+                # 'top 10' in reply to a question: the answer now, with that many models.
+                self._turn.clarify = False
             self._answers["reply"] = f"{self._answers.get('reply', '')} {text}".strip()
             if count := requested_count(text, None, self.k):
                 self._shown = self._turn.k = count  # 'a laptop, and show me 5'
@@ -162,7 +172,8 @@ class Session:
             joint = " " if before.endswith((".", "?", "!", ";")) else ". "
             # A change keeps the number of models asked for before, unless it asks another.
             self._shown = count or self._shown
-            self._turn = Turn(text=f"{before}{joint}{text}", k=self._shown or self.k, clarify=self.clarify)
+            # A change to a task already answered is answered at once: its questions were asked.
+            self._turn = Turn(text=f"{before}{joint}{text}", k=self._shown or self.k, clarify=False)
             self._turn.asked = set(previous.asked)
             self._turn.size_reference = reference
             self._turn.size_follow_up = asks_size
@@ -248,24 +259,78 @@ class Session:
         found = names.find(f"- {text}" if ordinal_note else text)
         named = [m for m in found.named if m in by_id]
         note = ordinal_note
-        if not named and _THESE.search(text):
+        before = [m for m in names.find(self._last_said).named if m in by_id] if self._last_said else []
+        if not named and len(before) > 1 and _WHICH.search(text):
+            named = before  # 'Prithvi vs TerraMind ...' then 'which is bigger?'
+        elif not named and _THESE.search(text):
             named = [m.model_id for m in shown if m.model_id in by_id]
         elif not named:
             # 'is it open source?', 'where can I download the weights?': the one model the message
             # before named, or else the first model shown.
-            before = [m for m in names.find(self._last_said).named if m in by_id] if self._last_said else []
             named = before if len(before) == 1 else [shown[0].model_id]
             pronoun = _IT_ALONE.search(text)
             said = f"'{pronoun.group(0)}' read as" if pronoun else "Read as a question about"
             which = "the model named in the message before" if len(before) == 1 else "the first model shown"
             note = f"{said} {by_id[named[0]].model_name}, {which}"
         lines = [model_fact(by_id[m], topic) for topic in topics for m in named]
+        if (comparative := _COMPARATIVE.search(text)) and len(named) > 1:
+            # 'which is bigger?': the sizes, and which one it is (by its largest variant; by its
+            # smallest for 'smaller').
+            larger = comparative.group(1).lower() in {"bigger", "larger", "heavier"}
+            sizes = {
+                m: size
+                for m in named
+                if (size := by_id[m].largest_parameters if larger else by_id[m].smallest_parameters)
+            }
+            if sizes:
+                best = (max if larger else min)(sizes.values())
+                picks = [by_id[m].model_name for m, size in sizes.items() if size == best]
+                word = "Largest" if larger else "Smallest"
+                each = " each" if len(picks) > 1 else ""
+                lines.insert(0, f"{word}: {' and '.join(picks)} ({best:g}M{each})")
         answer = "; ".join(lines) if len(lines) > 1 else lines[0]
         selection = self._same_task(previous, answer)
         # The answer to this question is the fact asked for; the task's own answers stay in the notes.
         selection.answers = [answer]
         if note:
             selection.assumptions.insert(1, note)
+        return selection
+
+    def _social(self, text: str, *, off_topic: bool = False) -> Selection:
+        """'thanks!', 'hi there', 'bye': acknowledged; the task and its answer (or questions) stay.
+        So too for a question outside remsa's scope ('what's the weather like today?')."""
+        if off_topic:
+            reply = (
+                f"'{text}' is outside what remsa answers: it recommends remote-sensing foundation models "
+                "for a task"
+            )
+        else:
+            reply = _SOCIAL_REPLY["thanks" if _THANKS.search(text) else "hello"]
+        if self.last_selection is None:
+            reply += "; describe your task (what the model should do, and with what imagery) to get started"
+            return Selection(
+                status=Status.needs_clarification,
+                query=interpret("").query,
+                query_text=text,
+                assumptions=[reply],
+                answers=[reply],
+                questions=list(self._pending),
+            )
+        selection = self.last_selection.model_copy(deep=True)
+        selection.assumptions = [reply, *[a for a in selection.assumptions if a not in selection.answers]]
+        selection.answers = [reply]
+        return selection
+
+    def _why_asked(self) -> Selection:
+        """Why the pending questions are asked; they stay open."""
+        assert self.last_selection is not None
+        why = "; ".join(_WHY_ASKED.get(q.field, q.field.replace("_", " ")) for q in self._pending)
+        note = (
+            f"Each answer narrows the ranking: {why}. Answer any of them, or say 'top 3' for the ranking now"
+        )
+        selection = self.last_selection.model_copy(deep=True)
+        selection.assumptions = [note, *selection.assumptions]
+        selection.answers = [note]
         return selection
 
     def _why_first(self, previous: Turn, asked: str) -> Selection:
@@ -281,7 +346,7 @@ class Session:
 
     def _same_task(self, previous: Turn, answer: str | None = None) -> Selection:
         """The task answered before, run again (with ``answer`` said first, if given)."""
-        self._turn = Turn(text=previous.text, k=self._shown or self.k, clarify=self.clarify)
+        self._turn = Turn(text=previous.text, k=self._shown or self.k, clarify=False)
         self._turn.asked = set(previous.asked)
         self._turn.size_reference = previous.size_reference
         selection = self._run()
@@ -399,6 +464,34 @@ _PRONOUN_RULED_OUT = re.compile(rf"({_RULED_OUT})\s+({_IT})\b", re.IGNORECASE)
 _PRONOUN_ASKED_ABOUT = re.compile(
     rf"(\b(?:how\s+(?:does|would|will)|is|does|can|could|would|will|compare)\s+)({_IT})\b", re.IGNORECASE
 )
+# Messages that are only social: acknowledged, and nothing of the task changes.
+_THANKS = re.compile(
+    r"\b(?:thanks?|thank\s+you|thx|cheers|ty|great|perfect|awesome|cool|nice)\b", re.IGNORECASE
+)
+_SOCIAL = re.compile(
+    r"\W*(?:(?:ok(?:ay)?|great|perfect|awesome|cool|nice|super|brilliant|got\s+it)[,!.\s]*)*"
+    r"(?:(?:many\s+)?thanks?(?:\s+(?:a\s+lot|so\s+much|again))?|thank\s+you(?:\s+(?:so\s+much|very\s+much|again))?|"
+    r"thx|cheers|ty|hi|hello|hey|good\s+(?:morning|afternoon|evening)|bye|goodbye|see\s+you|"
+    r"ok(?:ay)?|great|perfect|awesome|cool|nice|got\s+it)"
+    r"(?:[,!.\s]+(?:(?:that'?s\s+)?(?:great|helpful|perfect)|bye|goodbye|there|all|again|remsa))*\W*",
+    re.IGNORECASE,
+)
+_SOCIAL_REPLY = {"thanks": "You're welcome", "hello": "Hello"}
+# Questions outside the scope of model selection, answered as such.
+_OFF_TOPIC = re.compile(
+    r"^\W*(?:what'?s|what\s+is|how'?s|how\s+is)\s+the\s+weather\b|\bweather\s+(?:today|tomorrow|forecast)\b|"
+    r"^\W*what(?:'s|\s+is)\s+the\s+capital\s+of\b|\btell\s+me\s+a\s+joke\b|^\W*what\s+time\s+is\s+it\b",
+    re.IGNORECASE,
+)
+# Why a clarification question is asked, for 'why?' in reply to it.
+_WHY_ASKED = {
+    "application": "what the model should do decides which results count",
+    "modality": "the imagery you have decides which models can take it",
+    "sensor": "the sensor decides which models were built for your bands",
+    "data_regime": "how many labels you have decides between zero-shot, few-shot and fine-tuned results",
+    "deployment_device": "where the model runs bounds its size",
+    "region": "your region weighs models by their pretraining coverage and evaluations there",
+}
 # Questions about a model shown or named, answered from its record: (topic, pattern).
 _FACT_TOPICS: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
@@ -406,7 +499,10 @@ _FACT_TOPICS: tuple[tuple[str, re.Pattern[str]], ...] = (
         re.compile(
             r"\bhow (?:big|large|heavy|small)\b|\bhow many param|\bparameter count\b|"
             r"\bnumber of parameters\b|"
-            r"\b(?:what|which)(?:'s| is| are)? (?:the |its |their )?(?:model )?sizes?\b|\bhow many weights\b",
+            r"\b(?:what|which)(?:'s| is| are)? (?:the |its |their )?(?:model )?sizes?\b|\bhow many weights\b|"
+            # 'which is bigger?', 'which of the two is smaller?'
+            r"\bwhich(?: one| of (?:them|these|those|the two))? is "
+            r"(?:bigger|larger|smaller|lighter|heavier)\b",
             re.IGNORECASE,
         ),
     ),
@@ -438,6 +534,8 @@ _QUESTION = re.compile(
     re.IGNORECASE,
 )
 _THESE = re.compile(r"\b(?:these|those|them|they|each|all of them|which one|which of)\b", re.IGNORECASE)
+_WHICH = re.compile(r"\bwhich\b", re.IGNORECASE)
+_COMPARATIVE = re.compile(r"\bwhich\b[^?]*?\b(bigger|larger|heavier|smaller|lighter)\b", re.IGNORECASE)
 _IT_ALONE = re.compile(r"\b(?:it|its|this one|that one|this model|that model)\b", re.IGNORECASE)
 # ... and a message that is nothing else: 'exclude it', 'not that one, please.'
 _ONLY_PRONOUN = re.compile(
@@ -579,7 +677,9 @@ def _size_reference(text: str, selection: Selection | None) -> tuple[str, bool] 
 
 
 _SWITCH = r"\bswitch(?:ing)? to\b|\bchange (?:it |that )?to\b"
-_INSTEAD = re.compile(rf"\binstead\b|\brather\b|{_SWITCH}", re.IGNORECASE)
+_INSTEAD = re.compile(
+    rf"\binstead\b|\brather\b|{_SWITCH}|^\W*actually\b|\bi\s+meant\b|\bi\s+mean\b", re.IGNORECASE
+)
 # 'crop mapping instead', 'switch to change detection'; not 'instead of' or 'rather than', whose
 # object is the thing left behind.
 _NEW_TASK_INSTEAD = re.compile(rf"\binstead\b(?!\s+of\b)|{_SWITCH}", re.IGNORECASE)

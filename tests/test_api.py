@@ -2254,3 +2254,61 @@ def test_a_model_to_resemble_is_a_reference_not_an_answer() -> None:
         "I like DOFA, is it good for crop mapping?", k=3, clarify=False, settings=_settings()
     )
     assert "dofa" in {m.model_id for m in liked.models}
+
+
+def test_social_and_off_topic_messages_keep_the_task_and_its_answer() -> None:
+    fresh = Session(_settings(), k=3)
+    hello = fresh.ask("thanks!")
+    assert hello.answers[0].startswith("You're welcome; describe your task") and not hello.models
+    session = Session(_settings(), k=3)
+    first = session.ask("flood mapping with Sentinel-1, few labels, single GPU")
+    for text, reply in (
+        ("thanks!", "You're welcome"),
+        ("hi there", "Hello"),
+        ("ok, thanks a lot", "You're welcome"),
+    ):
+        again = session.ask(text)
+        assert again.answers == [reply], text
+        assert [m.model_id for m in again.models] == [m.model_id for m in first.models]
+        assert again.query == first.query
+    weather = session.ask("what's the weather like today?")
+    assert weather.answers[0].endswith(
+        "is outside what remsa answers: it recommends remote-sensing foundation models for a task"
+    )
+    assert weather.query == first.query
+    # The next change still builds on the task.
+    assert session.ask("what about Bangladesh?").query.region == ["Bangladesh"]
+
+
+def test_a_change_to_an_answered_task_is_answered_at_once() -> None:
+    session = Session(_settings(), k=3)
+    captions = session.ask("image captioning for aerial photos")
+    assert captions.status == Status.ok
+    cpu = session.ask("something that runs on CPU")
+    assert cpu.status != Status.needs_clarification and cpu.models and not cpu.questions
+    # 'actually I meant X' replaces the sensor, as 'X instead' does.
+    crops = Session(_settings(), k=3)
+    crops.ask("crop yield prediction in India using MODIS, single GPU, few labels")
+    meant = crops.ask("actually I meant Sentinel-2")
+    assert meant.query.sensor == ["Sentinel-2"] and meant.status != Status.needs_clarification
+
+
+def test_why_and_a_count_in_reply_to_a_question() -> None:
+    session = Session(_settings(), k=3)
+    asked = session.ask("crop type mapping with Sentinel-2 time series in France")
+    assert asked.status == Status.needs_clarification
+    why = session.ask("why?")
+    assert why.status == Status.needs_clarification
+    assert [q.field for q in why.questions] == [q.field for q in asked.questions]
+    assert why.answers[0].startswith("Each answer narrows the ranking: ")
+    now = session.ask("top 5")
+    assert now.status != Status.needs_clarification and len(now.models) == 5
+    assert "why" not in now.query_text
+
+
+def test_which_is_bigger_compares_the_models_named_or_shown() -> None:
+    session = Session(_settings(), k=3)
+    session.ask("DOFA vs Galileo for crop type mapping with Sentinel-2")
+    bigger = session.ask("which is bigger?")
+    assert bigger.answers[0].startswith("Largest: DOFA (307M); ")
+    assert "Galileo: " in bigger.answers[0] and bigger.query.application == "crop type mapping"
