@@ -1286,6 +1286,10 @@ _LABELS_AFTER = re.compile(
 _LABELS_BEFORE = re.compile(
     rf"\b{_LABEL_WORDS}\s+(?:come\s+|taken\s+|derived\s+|are\s+)?(?:from|of)\s+(?:the\s+)?$"
 )
+# Spaceborne LiDAR whose footprints are the usual reference, not the input, for these applications.
+_REFERENCE_SENSORS = frozenset({"GEDI", "ICESat-2"})
+_REFERENCE_APPLICATIONS = frozenset({"canopy height estimation", "biomass estimation"})
+_AS_INPUT = re.compile(r"\s+(?:\w+\s+){0,2}?as\s+(?:an?\s+)?(?:inputs?|features?|predictors?)\b")
 
 
 def _label_sources(written: str, terms: Sequence[tuple[str, int, int]]) -> dict[str, str]:
@@ -1357,6 +1361,24 @@ def interpret(
     labelled = _label_sources(written, sensor_terms)
     for phrase in labelled.values():
         notes.append(f"'{phrase}' read as the source of the labels, not as an input")
+    early = find_terms(lowered, "applications")
+    imaging = {s for s, _, _ in sensor_terms if sensor_modality(s) != "LiDAR"}
+    for sensor, start, end in sensor_terms:
+        if (
+            sensor in _REFERENCE_SENSORS
+            and sensor not in labelled
+            and imaging
+            and early
+            and early[0][0] in _REFERENCE_APPLICATIONS
+            and not _AS_INPUT.match(lowered, end)
+        ):
+            # 'canopy height from GEDI and Sentinel-2': GEDI footprints are the usual reference
+            # heights, and the imagery the input.
+            labelled[sensor] = written[start:end]
+            notes.append(
+                f"'{written[start:end]}' read as the source of the labels (the usual reference for "
+                f"{early[0][0]}), not as an input; say '{written[start:end]} as input' to use it as one"
+            )
     sensors = [s for s, _, _ in sensor_terms if s not in exclusions.sensors and s not in labelled]
     if not sensors:
         for sensor, slip in find_terms_fuzzy(lowered, "sensors"):

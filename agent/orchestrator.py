@@ -583,6 +583,7 @@ class Orchestrator:
                 turn.notes.append(
                     f"Described as built for {application}, with no result recorded: {', '.join(built)}"
                 )
+        turn.notes.extend(_imagery_not_shown(ranked, turn.k, turn.query))
         turn.confidence = overall_confidence(ranked, turn.k, turn.query)
         self._note(turn, f"ranked {len(ranked)}; overall confidence {turn.confidence:.2f}")
         if turn.questions and turn.clarify_reason == "too_many":
@@ -926,6 +927,27 @@ def _imagery_groups(imagery: set[str]) -> list[tuple[str, frozenset[str]]]:
     elif optical:
         groups.append(("Multispectral", frozenset(optical)))
     return groups + [(m, frozenset({m})) for m in sorted(imagery - optical)]
+
+
+def _imagery_not_shown(ranked: list[Candidate], k: int, query: StructuredQuery) -> list[str]:
+    """'power line detection from drone LiDAR': the imagery asked for that no model shown takes (a
+    model passes on any one of the imagery asked for), with where the first model taking it ranks."""
+    imagery = requested_imagery(query)
+    groups = [g for g in _imagery_groups(imagery) if len(imagery) > 1]
+    notes = []
+    for name, members in groups:
+        if any(set(c.record.modalities) & members for c in ranked[:k]):
+            continue
+        takers = [i for i, c in enumerate(ranked) if set(c.record.modalities) & members]
+        if takers:
+            first = ranked[takers[0]].record.model_name
+            notes.append(
+                f"None of the models shown takes {name}: {len(takers)} in this ranking do, the first "
+                f"{first} at rank {takers[0] + 1}"
+            )
+        else:
+            notes.append(f"None of the models that fit the rest of this task takes {name}")
+    return notes
 
 
 def _answers_in_full(

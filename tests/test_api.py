@@ -279,7 +279,7 @@ def test_cloud_removal_is_read_and_answered_with_its_evidence() -> None:
 
 def test_a_task_read_as_its_closest_application_is_said_to_be() -> None:
     turbines = interpret("wind turbine detection in the North Sea")
-    assert turbines.query.application == "solar panel detection"
+    assert turbines.query.application == "object detection"
     assert any("'wind turbine detection' has no application of its own" in n for n in turbines.notes)
     # A real synonym needs no note.
     assert interpret("photovoltaic detection in Spain").notes == []
@@ -848,7 +848,7 @@ def test_a_negation_rules_out_only_what_it_names() -> None:
     ("text", "sensor"),
     [
         ("methane plume detection with EMIT hyperspectral data", "EMIT"),
-        ("500 labelled tiles of Planet imagery", "PlanetScope"),
+        ("500 labelled tiles from Planet", "PlanetScope"),
         ("building footprints from SPOT imagery", "SPOT"),
     ],
 )
@@ -856,6 +856,8 @@ def test_acronyms_and_company_names_are_sensors_when_written_as_such(text: str, 
     assert sensor in interpret(text).query.sensor
     assert interpret(text.lower()).query.sensor == []  # 'emit', 'planet', 'spot' the words
     assert interpret("Planet-wide land cover maps").query.sensor == []  # a sentence opening with the word
+    # ... but 'planet imagery' or 'planet dove' is the sensor's imagery in any case.
+    assert interpret("500 labelled tiles of planet imagery").query.sensor == ["PlanetScope"]
 
 
 @pytest.mark.parametrize(
@@ -2312,3 +2314,36 @@ def test_which_is_bigger_compares_the_models_named_or_shown() -> None:
     bigger = session.ask("which is bigger?")
     assert bigger.answers[0].startswith("Largest: DOFA (307M); ")
     assert "Galileo: " in bigger.answers[0] and bigger.query.application == "crop type mapping"
+
+
+def test_gedi_beside_imagery_for_heights_is_the_labels_and_more_applications_are_read() -> None:
+    for text in (
+        "canopy height from GEDI and Sentinel-2",
+        "aboveground biomass estimation tropical forest, GEDI L4A + Sentinel-1/2",
+        "canopy height mapping globally from sentinel-2 trained with GEDI",
+    ):
+        query = interpret(text).query
+        assert "GEDI" not in query.sensor and "LiDAR" not in query.modality, text
+    assert "GEDI" in interpret("canopy height from GEDI waveforms as input and Sentinel-2").query.sensor
+    assert "GEDI" in interpret("GEDI canopy height").query.sensor  # no other imagery: the input
+    for text, application in (
+        ("winter wheat yield estimation in the US Midwest with MODIS", "crop yield estimation"),
+        ("archaeological mound detection from lidar DTM", "archaeological prospection"),
+        ("post-fire severity (dNBR) from Sentinel-2", "burn scar mapping"),
+        ("wind turbine detection sentinel-2", "object detection"),
+    ):
+        assert interpret(text).query.application == application, text
+    assert "DEM" in interpret("archaeological mound detection from lidar DTM").query.modality
+    assert interpret("planet imagery for field boundaries").query.sensor == ["PlanetScope"]
+
+
+def test_imagery_asked_for_that_no_model_shown_takes_is_said() -> None:
+    selection = select_models("power line detection drone lidar", k=3, clarify=False, settings=_settings())
+    assert not any("LiDAR" in m.modalities for m in selection.models)
+    [note] = [a for a in selection.assumptions if a.startswith("None of the models shown takes LiDAR")]
+    rank = int(re.search(r"at rank (\d+)$", note).group(1))  # type: ignore[union-attr]
+    assert rank > 3
+    fused = select_models(
+        "flood mapping with Sentinel-1 and Sentinel-2", k=3, clarify=False, settings=_settings()
+    )
+    assert not any(a.startswith("None of the models shown takes") for a in fused.assumptions)
