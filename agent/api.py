@@ -11,6 +11,7 @@ from agent.errors import ConfigurationError, InputError
 from agent.interpreter import blank_spans, find_terms, interpret
 from agent.mentions import DROP, LARGER_WORDS, SMALLER_WORDS, asked_about_name, built_on
 from agent.orchestrator import Orchestrator, Turn, size_question, validate_text, without_size_question
+from agent.query import StructuredQuery
 from agent.resources import Resources, get_resources
 from agent.selection import Selection, Status
 from agent.settings import Settings
@@ -111,6 +112,12 @@ class Session:
             # names in the task so far, as it would after an answer.
             kept = _without_replaced(self._turn.text, text)
             replaced = kept != self._turn.text
+            if not self._turn.query.filled_fields() and interpret(text).query.filled_fields():
+                # 'what can you do?' or 'I need a model', then the task: the task alone.
+                kept = ""
+                self._turn.notes = []
+            if replaced or not kept:
+                self._turn.query = StructuredQuery()  # read again from the text, without what it replaced
             self._turn.text = kept
             selection = self._continue(text, {q.field for q in self._pending})
             if replaced:

@@ -505,7 +505,9 @@ class Orchestrator:
                 # 'which of these is the smallest?': the models shown, then all that pass.
                 by_id = self.resources.by_id
                 shown = [by_id[i] for i in turn.size_among if i in by_id]
-                turn.answer(_shown_size_note(shown, largest=size == "largest"))
+                turn.answer(
+                    _shown_size_note(shown, largest=size == "largest", limit=query.compute.parameter_limit())
+                )
                 turn.answer(_size_note(passing, query, largest=size == "largest"))
             elif size:
                 # 'the smallest model that takes Sentinel-1': answered by size, whatever the ranking.
@@ -864,7 +866,9 @@ def _size_note(
         and (task is None or task in r.all_task_types)
         and _takes_all(r, groups)
     ]
-    sized = _by_size(passing, largest)
+    # Under a size budget ('best under 10M params? ... and the largest?'), the largest variant within it.
+    limit = query.compute.parameter_limit() if largest else None
+    sized = _by_size(passing, largest, limit)
     scope = "pass the task's hard constraints"
     if len(groups) > 1:
         scope += f", take {' and '.join(name for name, _ in groups)}"
@@ -876,42 +880,54 @@ def _size_note(
     tail = f"; {unknown} more do not document their size" if unknown else ""
     return (
         f"{'Largest' if largest else 'Smallest'} of the {len(passing)} models to run that {scope}, "
-        f"by their {'largest' if largest else 'smallest'} variant: {_sizes(sized[:shown], largest)}{tail}"
+        f"by their {'largest' if largest else 'smallest'} variant"
+        f"{f' within {limit:g}M' if limit is not None else ''}: {_sizes(sized[:shown], largest, limit)}{tail}"
     )
 
 
-def _shown_size_note(records: list[ModelRecord], *, largest: bool = False) -> str:
-    """The models an answer showed, smallest (largest) first by their smallest (largest) variant:
-    the answer to 'which of these is the smallest?'."""
+def _shown_size_note(records: list[ModelRecord], *, largest: bool = False, limit: float | None = None) -> str:
+    """The models an answer showed, smallest (largest) first by their smallest (largest) variant
+    (within ``limit``, a size budget): the answer to 'which of these is the smallest?'."""
     end = "largest" if largest else "smallest"
-    sized = _by_size(records, largest)
+    limit = limit if largest else None
+    sized = _by_size(records, largest, limit)
     if not sized:
         return f"None of the {len(records)} models shown documents its size"
-    unsized = [r.model_name for r in records if _variant_size(r, largest) is None]
+    unsized = [r.model_name for r in records if _variant_size(r, largest, limit) is None]
     tail = ""
     if unsized:
         verb = "does not document its" if len(unsized) == 1 else "do not document their"
         tail = f"; {', '.join(unsized)} {verb} size"
-    listed = _sizes(sized, largest)
-    return f"Of the {len(records)} models shown, {end} first by their {end} variant: {listed}{tail}"
+    listed = _sizes(sized, largest, limit)
+    within = f" within {limit:g}M" if limit is not None else ""
+    return f"Of the {len(records)} models shown, {end} first by their {end} variant{within}: {listed}{tail}"
 
 
-def _variant_size(record: ModelRecord, largest: bool) -> float | None:
+def _variant_size(record: ModelRecord, largest: bool, limit: float | None = None) -> float | None:
+    """The record's smallest (largest) variant's size; the largest within ``limit`` when one is given."""
+    if largest and limit is not None:
+        sizes = [v.num_parameters for v in record.variants if v.num_parameters is not None]
+        if record.num_parameters is not None:
+            sizes.append(record.num_parameters)
+        fits = [size for size in sizes if size <= limit]
+        return max(fits) if fits else record.smallest_parameters
     return record.largest_parameters if largest else record.smallest_parameters
 
 
-def _by_size(records: list[ModelRecord], largest: bool) -> list[ModelRecord]:
+def _by_size(records: list[ModelRecord], largest: bool, limit: float | None = None) -> list[ModelRecord]:
     """``records`` that document their size, smallest (or largest) first, by that end's variant."""
     return sorted(
-        (r for r in records if _variant_size(r, largest) is not None),
-        key=lambda r: ((-1 if largest else 1) * (_variant_size(r, largest) or 0.0), r.model_name),
+        (r for r in records if _variant_size(r, largest, limit) is not None),
+        key=lambda r: ((-1 if largest else 1) * (_variant_size(r, largest, limit) or 0.0), r.model_name),
     )
 
 
-def _sizes(records: list[ModelRecord], largest: bool) -> str:
+def _sizes(records: list[ModelRecord], largest: bool, limit: float | None = None) -> str:
     """'SatMAE (86M), CROMA (about 300M)': 'about' where the size is derived."""
     about = {r.model_id: "about " if size_confidence(r) < LOW_CONFIDENCE else "" for r in records}
-    return ", ".join(f"{r.model_name} ({about[r.model_id]}{_variant_size(r, largest):g}M)" for r in records)
+    return ", ".join(
+        f"{r.model_name} ({about[r.model_id]}{_variant_size(r, largest, limit):g}M)" for r in records
+    )
 
 
 def _imagery_groups(imagery: set[str]) -> list[tuple[str, frozenset[str]]]:

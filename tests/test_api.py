@@ -1934,7 +1934,7 @@ def test_which_of_these_is_smallest_answers_over_the_models_shown_first() -> Non
     for text, largest in [("which of these is the lightest?", False), ("what about the largest one?", True)]:
         asked = session.ask(text)
         [note] = [a for a in asked.answers if a.startswith("Of the 3 models shown, ")]
-        listed = note.split("variant: ", 1)[1].split(";")[0].split("), ")
+        listed = re.split(r"variant(?: within [\d.]+M)?: ", note, maxsplit=1)[1].split(";")[0].split("), ")
         names = [item.rsplit(" (", 1)[0] for item in listed]
         sized = [r for r in shown if (r.largest_parameters if largest else r.smallest_parameters) is not None]
         assert sorted(names) == sorted(r.model_name for r in sized), text
@@ -2347,3 +2347,24 @@ def test_imagery_asked_for_that_no_model_shown_takes_is_said() -> None:
         "flood mapping with Sentinel-1 and Sentinel-2", k=3, clarify=False, settings=_settings()
     )
     assert not any(a.startswith("None of the models shown takes") for a in fused.assumptions)
+
+
+def test_a_reply_that_replaces_or_starts_the_task_drops_what_it_replaces() -> None:
+    session = Session(_settings(), k=3)
+    assert session.ask("land cover mapping in Kenya with Sentinel-2").status == Status.needs_clarification
+    assert session.ask("what about Bangladesh?").query.region == ["Bangladesh"]
+    helped = Session(_settings(), k=3)
+    helped.ask("what can you do?")
+    task = helped.ask("flood mapping with Sentinel-1, few labels, single GPU")
+    assert not any(a.startswith("How remsa works") for a in task.assumptions)
+    assert task.query.application == "flood mapping"
+
+
+def test_the_largest_under_a_budget_is_the_largest_variant_within_it() -> None:
+    session = Session(_settings(), k=3)
+    session.ask("EuroSAT classification, few labels")
+    session.ask("best under 10M params?")
+    largest = session.ask("and the largest?")
+    sizes = [float(x) for note in largest.answers for x in re.findall(r"\(?(?:about )?([\d.]+)M\)", note)]
+    assert sizes and max(sizes) <= 10
+    assert any("by their largest variant within 10M: " in a for a in largest.answers)
