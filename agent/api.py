@@ -317,7 +317,7 @@ class Session:
             reply += "; describe your task (what the model should do, and with what imagery) to get started"
             return Selection(
                 status=Status.needs_clarification,
-                query=interpret("").query,
+                query=StructuredQuery(),
                 query_text=text,
                 assumptions=[reply],
                 answers=[reply],

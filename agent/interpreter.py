@@ -432,6 +432,15 @@ _SHORT_TASK_WORDS = {
     "obj": "object",
 }
 _TASK_SHORTHAND = re.compile(rf"(?<![\w'-])(?:{'|'.join(_SHORT_TASK_WORDS)})(?![\w'-])", re.IGNORECASE)
+
+
+def _mend_words(written: str, pattern: re.Pattern[str], words: dict[str, str], notes: list[str]) -> str:
+    """``written`` with each word ``pattern`` finds put as ``words`` has it, saying so in ``notes``."""
+    for found in dict.fromkeys(m.group(0) for m in pattern.finditer(written)):
+        notes.append(f"read '{found}' as {words[found.lower()]}")
+    return pattern.sub(lambda m: words[m.group(0).lower()], written)
+
+
 _SENTINEL_SLIP = re.compile(r"\bsent(?!inel)[ei]n[ae]l[\s-]*([1-6])(?!\d)", re.IGNORECASE)
 
 
@@ -1347,13 +1356,9 @@ def interpret(
         notes.append(f"read '{slip}' as Sentinel-{slip[-1]}")
     written = _expand_sensor_shorthand(_SENTINEL_SLIP.sub(r"sentinel-\1", written))
     written = written.replace("≤", "<=").replace("≥", ">=")
-    for slip in dict.fromkeys(m.group(0) for m in _LABEL_SLIP.finditer(written)):
-        notes.append(f"read '{slip}' as {_LABEL_SLIP_WORDS[slip.lower()]}")
-    written = _LABEL_SLIP.sub(lambda m: _LABEL_SLIP_WORDS[m.group(0).lower()], written)
-    for short in dict.fromkeys(m.group(0) for m in _TASK_SHORTHAND.finditer(written)):
-        # 'ship det', 'scene clf', 'building seg': the task words practitioners shorten.
-        notes.append(f"read '{short}' as {_SHORT_TASK_WORDS[short.lower()]}")
-    written = _TASK_SHORTHAND.sub(lambda m: _SHORT_TASK_WORDS[m.group(0).lower()], written)
+    written = _mend_words(written, _LABEL_SLIP, _LABEL_SLIP_WORDS, notes)
+    # 'ship det', 'scene clf', 'building seg': the task words practitioners shorten.
+    written = _mend_words(written, _TASK_SHORTHAND, _SHORT_TASK_WORDS, notes)
     lowered = written.lower()
     exclusions = _exclusions(lowered)
 
@@ -1361,15 +1366,15 @@ def interpret(
     labelled = _label_sources(written, sensor_terms)
     for phrase in labelled.values():
         notes.append(f"'{phrase}' read as the source of the labels, not as an input")
-    early = find_terms(lowered, "applications")
+    apps = find_terms(lowered, "applications")
     imaging = {s for s, _, _ in sensor_terms if sensor_modality(s) != "LiDAR"}
     for sensor, start, end in sensor_terms:
         if (
             sensor in _REFERENCE_SENSORS
             and sensor not in labelled
             and imaging
-            and early
-            and early[0][0] in _REFERENCE_APPLICATIONS
+            and apps
+            and apps[0][0] in _REFERENCE_APPLICATIONS
             and not _AS_INPUT.match(lowered, end)
         ):
             # 'canopy height from GEDI and Sentinel-2': GEDI footprints are the usual reference
@@ -1377,7 +1382,7 @@ def interpret(
             labelled[sensor] = written[start:end]
             notes.append(
                 f"'{written[start:end]}' read as the source of the labels (the usual reference for "
-                f"{early[0][0]}), not as an input; say '{written[start:end]} as input' to use it as one"
+                f"{apps[0][0]}), not as an input; say '{written[start:end]} as input' to use it as one"
             )
     sensors = [s for s, _, _ in sensor_terms if s not in exclusions.sensors and s not in labelled]
     if not sensors:
@@ -1387,7 +1392,6 @@ def interpret(
                 notes.append(f"read '{slip}' as {sensor}")
     # A modality word inside an application's name is no input modality ('local climate zone'),
     # unless the application works on that modality ('hyperspectral image classification').
-    apps = find_terms(lowered, "applications")
     modality_terms = find_terms(written, "modalities")
     modalities = [
         m

@@ -535,10 +535,7 @@ class Orchestrator:
                         together += f" ({itself} of them take {wanted} itself, the others {other} only)"
                 if len(query.sensor) > 1:
                     # 'Landsat 8 and Sentinel-2 together': a model passes on any one sensor asked for.
-                    documented = sum(
-                        all(set(r.supported_sensors) & sensor_family(s) for s in query.sensor)
-                        for r in passing
-                    )
+                    documented = sum(_documented_for_all(r, query.sensor) for r in passing)
                     any_bands = sum(r.spectral_alignment == Alignment.full for r in passing)
                     # ... which says more than the imagery they take together.
                     together = (
@@ -949,9 +946,10 @@ def _imagery_not_shown(ranked: list[Candidate], k: int, query: StructuredQuery) 
     """'power line detection from drone LiDAR': the imagery asked for that no model shown takes (a
     model passes on any one of the imagery asked for), with where the first model taking it ranks."""
     imagery = requested_imagery(query)
-    groups = [g for g in _imagery_groups(imagery) if len(imagery) > 1]
+    if len(imagery) < 2:
+        return []
     notes = []
-    for name, members in groups:
+    for name, members in _imagery_groups(imagery):
         if any(set(c.record.modalities) & members for c in ranked[:k]):
             continue
         takers = [i for i, c in enumerate(ranked) if set(c.record.modalities) & members]
@@ -979,8 +977,13 @@ def _answers_in_full(
     return (
         len(query.sensor) < 2
         or record.spectral_alignment == Alignment.full
-        or all(set(record.supported_sensors) & sensor_family(s) for s in query.sensor)
+        or _documented_for_all(record, query.sensor)
     )
+
+
+def _documented_for_all(record: ModelRecord, sensors: list[str]) -> bool:
+    """Whether the record is documented for every one of ``sensors`` (or a sensor of its family)."""
+    return all(set(record.supported_sensors) & sensor_family(s) for s in sensors)
 
 
 def _takes_all(record: ModelRecord, groups: list[tuple[str, frozenset[str]]]) -> bool:

@@ -125,6 +125,11 @@ def _shown_size(record: ModelRecord, query: StructuredQuery) -> float | None:
     return record.smallest_parameters
 
 
+def _variant_sizes(record: ModelRecord) -> list[str]:
+    """'DOFA ViT-B/16 86M' for each variant whose size is known."""
+    return [f"{v.name} {v.num_parameters:g}M" for v in record.variants if v.num_parameters is not None]
+
+
 def model_profile(record: ModelRecord) -> str:
     """What RS-FMD holds on one model, in a paragraph: 'tell me about DOFA'."""
     year = record.release_date.year if record.release_date else record.release_year
@@ -136,7 +141,7 @@ def model_profile(record: ModelRecord) -> str:
         shown = record.supported_sensors[:6]
         more = len(record.supported_sensors) - len(shown)
         facts.append(f"documented for {', '.join(shown)}{f' and {more} more' if more else ''}")
-    sizes = [f"{v.name} {v.num_parameters:g}M" for v in record.variants if v.num_parameters is not None]
+    sizes = _variant_sizes(record)
     if sizes:
         facts.append(f"variants {', '.join(sizes[:5])}{' and more' if len(sizes) > 5 else ''}")
     elif record.num_parameters is not None:
@@ -161,7 +166,7 @@ def model_fact(record: ModelRecord, topic: str) -> str:
     data ('is it open source?', 'how big is the first one?'); says so when no source states it."""
     name = record.model_name
     if topic == "size":
-        sizes = [f"{v.name} {v.num_parameters:g}M" for v in record.variants if v.num_parameters is not None]
+        sizes = _variant_sizes(record)
         if sizes:
             return f"{name}: {', '.join(sizes)} parameters"
         if record.num_parameters is not None:
