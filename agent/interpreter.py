@@ -1324,6 +1324,13 @@ def _osm_not_input(written: str, lowered: str, spans: Sequence[tuple[int, int]])
     return [written[a:b] for a, b in contexts]
 
 
+# Platform words read as their true-colour camera, and what they may carry instead.
+_PLATFORM_CAMERAS = frozenset({"Aerial", "UAV"})
+_OTHER_PAYLOAD = re.compile(
+    r"[\s-]*(?:\(\s*)?(?:lidar|laser scann|als\b|sar\b|radar|hyperspectral|thermal|point[\s-]clouds?)"
+)
+# 'Optical' qualifying hyperspectral imagery rather than listed beside it.
+_OPTICAL_HYPERSPECTRAL = re.compile(r"\boptical[\s-]+(?:\(\s*)?hyperspectral|\bhyperspectral[\s-]+optical\b")
 # Words that ask for bands beyond true colour: with these, a VHR sensor is multispectral imagery.
 _NAMES_BANDS = re.compile(
     r"\b(?:nir|near[\s-]infrared|swir|short[\s-]wave infrared|red[\s-]edge|coastal band|"
@@ -1384,7 +1391,14 @@ def interpret(
                 f"'{written[start:end]}' read as the source of the labels (the usual reference for "
                 f"{apps[0][0]}), not as an input; say '{written[start:end]} as input' to use it as one"
             )
-    sensors = [s for s, _, _ in sensor_terms if s not in exclusions.sensors and s not in labelled]
+    sensors = [
+        s
+        for s, _, end in sensor_terms
+        if s not in exclusions.sensors
+        and s not in labelled
+        # 'aerial LiDAR', 'drone SAR': the platform carries the sensor named next, not a camera
+        and not (s in _PLATFORM_CAMERAS and _OTHER_PAYLOAD.match(lowered, end))
+    ]
     if not sensors:
         for sensor, slip in find_terms_fuzzy(lowered, "sensors"):
             if sensor not in exclusions.sensors:
@@ -1409,7 +1423,9 @@ def interpret(
     by_platform = False
     if (
         re.search(r"\boptical\b", lowered)
-        and not set(modalities) & {"RGB", "Multispectral", "Hyperspectral"}
+        and not set(modalities) & {"RGB", "Multispectral"}
+        # 'optical hyperspectral imagery' is hyperspectral; 'SAR, optical and hyperspectral' lists three
+        and ("Hyperspectral" not in modalities or not _OPTICAL_HYPERSPECTRAL.search(lowered))
         and "Multispectral" not in exclusions.modalities
     ):
         modalities.extend(["Multispectral", "RGB"])

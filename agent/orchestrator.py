@@ -84,11 +84,13 @@ _HOW_IT_WORKS = (
 )
 
 # 'the smallest model that takes Sentinel-1 and Sentinel-2': answered by size, after the ranking.
-_SIZE_NOUNS = r"(?:models?|ones?|networks?|backbones?|variants?|encoders?|options?|rsfms?)"
-# 'the largest remote sensing foundation model': only such words between the size and the model.
+_SIZE_NOUNS = r"(?:models?|ones?|networks?|backbones?|variants?|encoders?|options?|rsfms?|vlms?|mllms?)"
+# 'the largest remote sensing foundation model', 'the largest vision-language model': only such
+# words between the size and the model.
 _SIZE_FILLER = (
-    r"(?:\s+(?:possible|available|open|pretrained|remote|sensing|foundation|earth|observation|eo|rs|"
-    r"geospatial|vision|sar|optical|multispectral|hyperspectral))*"
+    r"(?:[\s-]+(?:possible|available|open|pretrained|remote|sensing|foundation|earth|observation|eo|rs|"
+    r"geospatial|vision|language|multimodal|multi-modal|sar|optical|multispectral|hyperspectral|thermal|"
+    r"lidar))*"
 )
 # After an answer, 'which one is smallest?', 'which of these is the lightest', 'and the largest?'.
 _WHICH_IS = r"\bwhich(?:\s+(?:one|model|of\s+(?:these|them|those|the\s+\w+)))?\s+(?:is|are|has)\s+(?:the\s+)?"

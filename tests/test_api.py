@@ -1884,6 +1884,10 @@ def test_the_largest_model_is_answered_by_size_even_without_a_task() -> None:
     )
     asked = select_models("the largest model for crop type mapping", k=3, settings=_settings())
     assert asked.status == Status.needs_clarification
+    # 'Vision-language', 'multimodal', 'VLM' are kinds of model, as 'foundation' is.
+    for text in ("largest vision language model for captioning", "the smallest VLM for VQA"):
+        found = select_models(text, k=3, clarify=False, settings=_settings()).assumptions
+        assert any(a.startswith(("Largest of the ", "Smallest of the ")) for a in found), text
 
 
 def test_which_one_is_smallest_after_an_answer_keeps_the_task_and_a_later_largest_replaces_it() -> None:
@@ -2338,7 +2342,9 @@ def test_gedi_beside_imagery_for_heights_is_the_labels_and_more_applications_are
 
 
 def test_imagery_asked_for_that_no_model_shown_takes_is_said() -> None:
-    selection = select_models("power line detection drone lidar", k=3, clarify=False, settings=_settings())
+    selection = select_models(
+        "building detection from drone imagery and aerial lidar", k=3, clarify=False, settings=_settings()
+    )
     assert not any("LiDAR" in m.modalities for m in selection.models)
     [note] = [a for a in selection.assumptions if a.startswith("None of the models shown takes LiDAR")]
     rank = int(re.search(r"at rank (\d+)$", note).group(1))  # type: ignore[union-attr]
@@ -2368,3 +2374,24 @@ def test_the_largest_under_a_budget_is_the_largest_variant_within_it() -> None:
     sizes = [float(x) for note in largest.answers for x in re.findall(r"\(?(?:about )?([\d.]+)M\)", note)]
     assert sizes and max(sizes) <= 10
     assert any("by their largest variant within 10M: " in a for a in largest.answers)
+
+
+def test_optical_listed_beside_hyperspectral_is_kept_and_qualifying_it_is_not() -> None:
+    listed = interpret("SAR and optical and hyperspectral fusion for land cover mapping").query
+    assert set(listed.modality) == {"SAR", "RGB", "Multispectral", "Hyperspectral"} and listed.either_modality
+    for text in (
+        "optical hyperspectral imagery for mineral mapping",
+        "hyperspectral optical data for mineral mapping",
+    ):
+        assert interpret(text).query.modality == ["Hyperspectral"], text
+
+
+def test_a_platform_carrying_lidar_or_sar_is_not_read_as_its_camera() -> None:
+    for text in ("power line detection from aerial LiDAR", "tree segmentation from UAV LiDAR point clouds"):
+        query = interpret(text).query
+        assert "RGB" not in query.modality and "LiDAR" in query.modality, text
+        assert not {"Aerial", "UAV"} & set(query.sensor), text
+    # The camera stays when the platform's imagery is named beside the LiDAR.
+    both = interpret("building detection from drone imagery and aerial lidar").query
+    assert {"RGB", "LiDAR"} <= set(both.modality) and "UAV" in both.sensor
+    assert interpret("road extraction from aerial imagery").query.modality == ["RGB"]
