@@ -2395,3 +2395,18 @@ def test_a_platform_carrying_lidar_or_sar_is_not_read_as_its_camera() -> None:
     both = interpret("building detection from drone imagery and aerial lidar").query
     assert {"RGB", "LiDAR"} <= set(both.modality) and "UAV" in both.sensor
     assert interpret("road extraction from aerial imagery").query.modality == ["RGB"]
+
+
+def test_results_from_a_low_label_split_count_less_unless_few_labels_are_asked_for() -> None:
+    def performance(text: str) -> dict[str, float]:
+        chosen = select_models(text, k=10, clarify=False, settings=_settings())
+        return {m.model_id: m.criteria["performance"] for m in chosen.models}
+
+    plain = performance("object detection on DOTA")
+    few = performance("object detection on DOTA with 1% labels")
+    # TOV reports DOTA only with 0.5% to 5% of the labels; MTP with all of them.
+    assert few["tov"] == 1.0 and plain["tov"] < plain["mtp"]
+    assert (
+        select_models("object detection on DOTA", k=1, clarify=False, settings=_settings()).models[0].model_id
+        != "tov"
+    )

@@ -334,12 +334,16 @@ def performance_fit(
     wanted: list[str] = [query.data_regime] if query.data_regime in {"few-shot", "zero-shot"} else []
     if query.frozen_encoder:
         wanted.append("frozen")
-    if wanted:
+    # With labels aplenty or none stated, a result from a 1% label split says less than one trained
+    # on all labels: such results come last within their level and their standing counts half.
+    few_labels_unasked = query.data_regime in {None, "full-labels"}
+    if wanted or few_labels_unasked:
         items = sorted(
             items,
             key=lambda i: (
                 -RELEVANCE_WEIGHT[i.relevance],
                 wanted.index(i.setting) if i.setting in wanted else len(wanted),
+                few_labels_unasked and i.setting == "few-shot",
             ),
         )
     c.evidence_items = items
@@ -361,7 +365,14 @@ def performance_fit(
     if items:
         level = items[0].relevance
         top = _distinct([i for i in items if i.relevance == level])[:3]
-        values = [i.standing if i.standing is not None else 0.55 for i in top]
+        values = [
+            0.55
+            if i.standing is None
+            else 0.55 + 0.5 * (i.standing - 0.55)
+            if few_labels_unasked and i.setting == "few-shot"
+            else i.standing
+            for i in top
+        ]
         score = RELEVANCE_WEIGHT[level] * (0.25 + 0.75 * sum(values) / len(values))
         # Results on another application say what they are about ('on PASTIS, a crop type mapping
         # benchmark'), so they are not read as results on the user's application.
