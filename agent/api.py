@@ -8,7 +8,7 @@ import time
 from collections.abc import Mapping
 
 from agent.errors import ConfigurationError, InputError
-from agent.interpreter import blank_spans, find_terms, interpret
+from agent.interpreter import blank_spans, device_spans, find_terms, interpret
 from agent.mentions import DROP, LARGER_WORDS, SMALLER_WORDS, asked_about_name, built_on
 from agent.orchestrator import Orchestrator, Turn, size_question, validate_text, without_size_question
 from agent.query import StructuredQuery
@@ -165,12 +165,14 @@ class Session:
             selection.assumptions.insert(0, note)
             selection.answers.insert(0, note)
             return selection
-        if previous is not None and self.last_selection is not None and self._changes_task(text):
+        if previous is not None and self.last_selection is not None and self._changes_task(text, previous):
             before = _without_replaced(previous.text, text).rstrip()
             reference = _size_reference(text, self.last_selection)
             if reference is not None:
                 # 'a bigger one' after 'something smaller?': the new relative size replaces the old.
                 before = " ".join(_LARGER.sub("", _SMALLER.sub("", before)).split())
+            # 'why not DOFA?' is asked of the answer it follows; a later change leaves it behind.
+            before = " ".join(_WHY_NOT_SENTENCE.sub(" ", before).split())
             asks_size = size_question(text) is not None
             if asks_size or previous.size_follow_up:
                 # 'and the largest?' after 'which one is the smallest?' replaces it; a later change
@@ -195,6 +197,19 @@ class Session:
             if ordinal_note:
                 selection.assumptions.insert(1, ordinal_note)
             return selection
+        if (
+            previous is not None
+            and answered
+            and (about := _ABOUT_ONE_THING.fullmatch(text.strip()))
+            and not interpret(text).query.filled_fields()
+        ):
+            # 'what about infrared?': nothing remsa can read, so the task and its answer stay.
+            return self._same_task(
+                previous,
+                f"'{about.group(1)}' is not read as a sensor, imagery kind, region, constraint or model that "
+                "RS-FMD knows, so the task stays as it was; name the sensor or imagery (e.g. 'thermal', "
+                "'Landsat-8', 'hyperspectral'), or describe a new task",
+            )
         self._shown = count
         self._turn = Turn(text=text, k=count or self.k, clarify=self.clarify)
         self._asked, self._answers = [], {}
@@ -362,7 +377,7 @@ class Session:
             selection.answers.insert(0, answer)
         return selection
 
-    def _changes_task(self, text: str) -> bool:
+    def _changes_task(self, text: str, previous: Turn) -> bool:
         """Whether ``text`` changes the last task: no application or task of its own, but something
         the task can take (a constraint, data, a region, a model named or ruled out)."""
         alone = interpret(text).query
@@ -370,6 +385,10 @@ class Session:
             # 'what about crop type mapping instead?': the task changes, its data and constraints stay.
             return bool(_NEW_TASK_INSTEAD.search(text))
         mentions = self.resources.model_names().find(text)
+        if len(mentions.named) > 1 and not alone.filled_fields() and not previous.query.filled_fields():
+            # 'CROMA vs Galileo?' after 'tell me about DOFA': models named alone, after models named
+            # alone, are a question of their own.
+            return False
         # 'something smaller?', and 'which one is the smallest?' of the task just answered
         sized = bool(_SMALLER.search(text) or _LARGER.search(text) or size_question(text))
         return bool(alone.filled_fields() or mentions.named or mentions.excluded or sized)
@@ -561,6 +580,15 @@ _FIRST_FEW = re.compile(
 )
 
 
+# 'why not DOFA?', 'but why not the second one?': a sentence of its own in the task's text.
+_WHY_NOT_SENTENCE = re.compile(
+    r"(?:^|(?<=[.?!;]))\s*(?:(?:and|but|so)\s+)?why\s+not\s+[^.?!;]*(?:[?.!;]|$)", re.IGNORECASE
+)
+# 'what about infrared?', 'and X?': a follow-up naming one thing, to be read as a change.
+_ABOUT_ONE_THING = re.compile(
+    r"(?:(?:and\s+)?(?:what|how)\s+about|and)\s+(?:the\s+|using\s+)?([^?.!,;]{1,40}?)\s*[?.!]*", re.IGNORECASE
+)
+
 # 'why?', 'why that one?', 'explain': a question about the answer just given.
 _WHY_ALONE = re.compile(
     r"(?:(?:but|and|so|ok(?:ay)?)[,\s]+)?(?:why(?:\s+(?:this|that|it|so))?(?:\s+(?:one|model))?"
@@ -702,6 +730,9 @@ _REPLACED = {
 _WHAT_ABOUT = re.compile(r"^\W*(?:and\s+|so\s+|ok(?:ay)?,?\s+)?(?:what|how)\s+about\b", re.IGNORECASE)
 _ALSO = re.compile(r"\b(?:too|also|as\s+well|in\s+addition|additionally|plus|both)\b", re.IGNORECASE)
 _OPTICAL = re.compile(r"\boptical\b", re.IGNORECASE)
+_LEADING_DEVICE = re.compile(
+    r"(?:\b(?:with|on|using|and|or)\s+)?(?:\b(?:a|an|one|my|our|the|single|only)\s+)?$", re.IGNORECASE
+)
 _LEADING_WORD = re.compile(r"\b(?:with|in|from|using|on|over|for|of|and|or)\s+$", re.IGNORECASE)
 
 
@@ -730,6 +761,11 @@ def _without_replaced(previous: str, change: str) -> str:
                 # 'with Sentinel-1', 'in Kenya': the word that led to the term goes with it.
                 lead = _LEADING_WORD.search(previous[:start])
                 spans.append((lead.start() if lead else start, end))
+    if device_spans(change):
+        # 'what about an A100?' after 'on a laptop': the hardware named replaces the task's own.
+        for start, end in device_spans(previous):
+            lead = _LEADING_DEVICE.search(previous[:start])
+            spans.append((lead.start() if lead else start, end))
     return re.sub(r"\s+([.,;?!])", r"\1", " ".join(blank_spans(previous, spans).split()))
 
 

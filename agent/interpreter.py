@@ -906,6 +906,12 @@ def _label_count(text: str) -> tuple[str, str] | None:
     return None
 
 
+def device_spans(text: str) -> list[tuple[int, int]]:
+    """Where ``text`` names the hardware the model will run on ('a laptop', 'one A100')."""
+    lowered = text.lower()
+    return [m.span() for _, pattern in _DEVICES for m in re.finditer(pattern, lowered)]
+
+
 def _first(patterns: tuple[tuple[str, str], ...], text: str) -> str | None:
     for label, pattern in patterns:
         if re.search(pattern, text):

@@ -2410,3 +2410,38 @@ def test_results_from_a_low_label_split_count_less_unless_few_labels_are_asked_f
         select_models("object detection on DOTA", k=1, clarify=False, settings=_settings()).models[0].model_id
         != "tov"
     )
+
+
+def test_models_named_alone_after_models_named_alone_are_a_question_of_their_own() -> None:
+    session = Session(_settings(), k=3)
+    session.ask("tell me about DOFA")
+    compared = session.ask("CROMA vs Galileo?")
+    assert {m.name for m in compared.models} == {"CROMA", "Galileo"}
+    assert not any(a.startswith("Read as a change") for a in compared.assumptions)
+    # With a task before, a model named changes that task.
+    tasked = Session(_settings(), k=3)
+    tasked.ask("flood mapping with Sentinel-1, few labels, one GPU")
+    assert tasked.ask("CROMA vs Galileo?").query.application == "flood mapping"
+
+
+def test_a_follow_up_about_something_unknown_keeps_the_task_and_says_so() -> None:
+    session = Session(_settings(), k=3)
+    first = session.ask("crop type mapping with Sentinel-2 time series in France, few labels, laptop")
+    kept = session.ask("what about infrared?")
+    assert kept.query == first.query and [m.name for m in kept.models] == [m.name for m in first.models]
+    assert kept.answers[0].startswith("'infrared' is not read as a sensor, imagery kind, region")
+    # The task is still there for the next question.
+    assert session.ask("is it open source?").query.application == "crop type mapping"
+    # Hardware named in a follow-up replaces the task's own.
+    gpu = session.ask("what about an A100?").query
+    assert gpu.deployment_device == "single-gpu" and gpu.application == "crop type mapping"
+
+
+def test_why_not_a_model_is_asked_of_one_answer_and_left_behind_by_a_later_change() -> None:
+    session = Session(_settings(), k=3)
+    session.ask("flood mapping with Sentinel-1, few labels, one GPU")
+    asked = session.ask("why not DOFA?")
+    assert any(a.startswith("You named DOFA: ranked") for a in asked.answers)
+    later = session.ask("what about Bangladesh?")
+    assert later.query.region == ["Bangladesh"]
+    assert not any(a.startswith("You named DOFA") for a in later.answers + later.assumptions)
