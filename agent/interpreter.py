@@ -955,6 +955,26 @@ _GPU_MEMORY_AFTER = re.compile(
     # 'a GPU with 24 GB', 'an A100 80GB', 'RTX 4090 (24 GB)'
     r"(?:gpu|vram|\b(?:a100|h100|h200|v100|a6000|a40|l40s?|t4)|rtx\s?\w+)\s+(?:with\s+)?\(?(\d+(?:\.\d+)?)\s*gb\b"
 )
+# GPUs named by model, and the memory of their smallest configuration (GB), from the makers' sheets.
+_GPU_CARD_MEMORY = {
+    "a100": 40.0,
+    "h100": 80.0,
+    "h200": 141.0,
+    "v100": 16.0,
+    "a6000": 48.0,
+    "a40": 48.0,
+    "l40": 48.0,
+    "l40s": 48.0,
+    "t4": 16.0,
+    "rtx4090": 24.0,
+    "rtx3090": 24.0,
+    "rtx4080": 16.0,
+    "rtx3080": 10.0,
+    "rtx4060": 8.0,
+}
+_GPU_CARD = re.compile(
+    r"\b(a100|h100|h200|v100|a6000|a40|l40s?|t4|rtx[\s-]?(?:4090|3090|4080|3080|4060))\b(?!\s*(?:s\b|gpus))"
+)
 # Google Colab's free tier: one T4 with 16 GB.
 _COLAB_FREE = re.compile(
     r"\bcolab(?:'s)?\s+(?:\(\s*)?free\b|\bfree\s+(?:tier\s+(?:of|on)\s+|version\s+of\s+)?(?:google\s+)?colab\b"
@@ -1665,9 +1685,19 @@ def interpret(
             floor = None
     memory = _GPU_MEMORY.search(lowered) or _GPU_MEMORY_AFTER.search(lowered)
     colab = memory is None and _COLAB_FREE.search(lowered)
-    if limit is None and (memory or colab):
-        gigabytes = float(memory.group(1)) if memory else 16.0
-        if colab:
+    # 'one A100', 'an RTX 4090': a GPU named without its memory has the memory of its smallest model.
+    card = _GPU_CARD.search(lowered) if memory is None and not colab and device == "single-gpu" else None
+    if limit is None and (memory or colab or card):
+        if memory:
+            gigabytes = float(memory.group(1))
+        elif card:
+            gigabytes = _GPU_CARD_MEMORY[re.sub(r"\W", "", card.group(1))]
+            notes.append(
+                f"'{written[card.start() : card.end()]}' read as one GPU with {gigabytes:g} GB "
+                "(its smallest memory)"
+            )
+        else:
+            gigabytes = 16.0
             notes.append("Google Colab's free tier read as one T4 GPU with 16 GB")
         inference = regime == "zero-shot" or task_type in _INFERENCE_TASKS
         limit = gigabytes * (400.0 if inference else 62.5)

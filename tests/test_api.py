@@ -2445,3 +2445,13 @@ def test_why_not_a_model_is_asked_of_one_answer_and_left_behind_by_a_later_chang
     later = session.ask("what about Bangladesh?")
     assert later.query.region == ["Bangladesh"]
     assert not any(a.startswith("You named DOFA") for a in later.answers + later.assumptions)
+
+
+def test_a_gpu_named_by_model_bounds_the_size_by_its_memory() -> None:
+    a100 = interpret("crop type mapping with one A100 GPU")
+    assert a100.query.compute.parameter_limit() == 2500.0  # 40 GB at about 16 bytes a parameter
+    assert "'A100' read as one GPU with 40 GB (its smallest memory)" in a100.notes
+    assert interpret("crop type mapping on a T4").query.compute.parameter_limit() == 1000.0
+    # Memory written out wins; several GPUs are a cluster, not one card.
+    assert interpret("crop type mapping on an A100 80GB").query.compute.parameter_limit() == 5000.0
+    assert interpret("crop type mapping on eight A100s").query.compute.device_class == "multi-gpu"
