@@ -708,6 +708,9 @@ _OPEN_WEIGHTS = re.compile(
     r"(?:available|downloadable|released|public|open)|"
     r"(?:publicly )?(?:available|released|public) (?:pretrained )?(?:weights|checkpoints?)|"
     r"pretrained (?:weights|checkpoints?) (?:available|released|i can download)|"
+    # 'ViT-L models with weights', 'ones that have released checkpoints'; not 'with weights frozen'
+    r"\b(?:with|have|has|having)\s+(?:pretrained\s+|released\s+|public\s+|downloadable\s+)?"
+    r"(?:weights|checkpoints)\b(?!\s+(?:frozen|fixed|locked|kept))|"
     # 'weights on Hugging Face', 'checkpoints released on GitHub'
     r"(?:weights|checkpoints?|models?)\s+(?:\w+\s+){0,2}?on\s+(?:hugging\s?face|the\s+hf\s+hub|hf|github|zenodo)\b"
 )

@@ -766,6 +766,9 @@ def test_a_question_about_imagery_taken_together_also_counts_the_models_taking_a
 def test_weights_on_a_named_hub_are_open_weights() -> None:
     assert interpret("Which RSFMs handle hyperspectral and have weights on Hugging Face?").query.open_weights
     assert not interpret("flood mapping, see our notes on GitHub").query.open_weights
+    assert interpret("ViT-L models for Sentinel-2 under 400M parameters with weights").query.open_weights
+    assert interpret("models that have released checkpoints for SAR").query.open_weights
+    assert not interpret("crop type mapping with weights frozen").query.open_weights
 
 
 def test_the_largest_pretraining_dataset_asks_for_generalisation() -> None:
