@@ -477,7 +477,13 @@ _ORDINAL = re.compile(
     r"(?:one|model|pick|option|recommendation|result|suggestion|choice)\b"
     # Not 'the top model for SAR', a question of its own.
     r"|\b(?:the\s+)?(top)\s+(?:one|pick|recommendation|result|suggestion|choice)\b"
-    r"|#\s?([1-9])\b|\b(?:number|no\.|option|model|pick)\s+([1-9]|one|two|three|four|five)\b(?!\s*(?:m\b|%|[a-z]))",
+    r"|#\s?([1-9])\b|\b(?:number|no\.|option|model|pick)\s+([1-9]|one|two|three|four|five)\b(?!\s*(?:m\b|%|[a-z]))"
+    # 'how many parameters does the third have?', 'and the last?': the ordinal alone, before a verb
+    r"|\bthe\s+(first|1st|second|2nd|third|3rd|last)\b(?=\s*(?:[?.!,;]|$)|\s+(?:have|has|is|was|take|takes|"
+    r"support|supports|need|needs|use|uses|run|runs|cost|costs|handle|handles)\b)"
+    # ... or asked of: 'is the second open source?', 'does the third take SAR?'
+    r"|(?:(?<=\bis\s)|(?<=\bwas\s)|(?<=\bdoes\s)|(?<=\bdid\s)|(?<=\bcan\s)|(?<=\bhas\s))the\s+"
+    r"(first|1st|second|2nd|third|3rd|last)\b(?!\s+(?:time|step|stage|phase|place|year|half|round|layer)s?\b)",
     re.IGNORECASE,
 )
 

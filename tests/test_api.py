@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 from agent import Session, select_models
+from agent.api import _name_ordinals
 from agent.cli import main
 from agent.errors import InputError
 from agent.interpreter import find_terms_fuzzy, interpret
@@ -2458,3 +2459,15 @@ def test_a_gpu_named_by_model_bounds_the_size_by_its_memory() -> None:
     # Memory written out wins; several GPUs are a cluster, not one card.
     assert interpret("crop type mapping on an A100 80GB").query.compute.parameter_limit() == 5000.0
     assert interpret("crop type mapping on eight A100s").query.compute.device_class == "multi-gpu"
+
+
+def test_an_ordinal_alone_names_the_model_shown_at_that_rank() -> None:
+    session = Session(_settings(), k=3)
+    shown = session.ask("landslide mapping with Sentinel-2, few labels, one GPU").models
+    third = session.ask("how many parameters does the third have?")
+    assert third.answers[0].startswith(f"{shown[2].name}:")
+    second = session.ask("is the second open source?")
+    assert second.answers[0].startswith(f"{shown[1].name}:")
+    # Not 'the first time' or 'over the last 10 years'.
+    assert _name_ordinals("over the last 10 years", third)[1] is None
+    assert _name_ordinals("the first time I tried it", third)[1] is None
