@@ -527,6 +527,15 @@ _WHY_ASKED = {
 # Questions about a model shown or named, answered from its record: (topic, pattern).
 _FACT_TOPICS: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
+        # 'tell me about SatCLIP', 'tell me more about the second one': what RS-FMD holds on it
+        "profile",
+        re.compile(
+            r"\btell me (?:a bit |a little |some(?:thing)? |more )*about\b|^\W*describe\b|"
+            r"\bmore (?:details|info(?:rmation)?) (?:on|about)\b",
+            re.IGNORECASE,
+        ),
+    ),
+    (
         "size",
         re.compile(
             r"\bhow (?:big|large|heavy|small)\b|\bhow many param|\bparameter count\b|"
@@ -734,6 +743,7 @@ _REPLACED = {
 }
 # 'what about Kenya?', 'how about Landsat?': asked in place of the task's own.
 _WHAT_ABOUT = re.compile(r"^\W*(?:and\s+|so\s+|ok(?:ay)?,?\s+)?(?:what|how)\s+about\b", re.IGNORECASE)
+_AND_FIRST = re.compile(r"\W*(?:and|plus)\b", re.IGNORECASE)
 _ALSO = re.compile(r"\b(?:too|also|as\s+well|in\s+addition|additionally|plus|both)\b", re.IGNORECASE)
 _OPTICAL = re.compile(r"\boptical\b", re.IGNORECASE)
 _LEADING_DEVICE = re.compile(
@@ -745,10 +755,17 @@ _LEADING_WORD = re.compile(r"\b(?:with|in|from|using|on|over|for|of|and|or)\s+$"
 def _without_replaced(previous: str, change: str) -> str:
     """``previous`` without the sensors, modalities, regions or task a change names 'instead'
     ('what about Landsat instead?' drops 'Sentinel-2'); 'what about Kenya?' asks about the region
-    (or imagery) in place of the old one too, unless it adds ('what about SAR as well?').
-    Unchanged without such a change."""
+    (or imagery) in place of the old one too, unless it adds ('what about SAR as well?'), as does a
+    region named alone ('in Brazil'). Unchanged without such a change."""
     instead = bool(_INSTEAD.search(change))
-    if not instead and not (_WHAT_ABOUT.search(change) and not _ALSO.search(change)):
+    # 'in Brazil' after an answer for Greenland: a region alone moves the task there ('and
+    # Tanzania?' or 'Brazil too' adds one).
+    region_alone = (
+        not _ALSO.search(change)
+        and not _AND_FIRST.match(change)
+        and interpret(change).query.filled_fields() == ["region"]
+    )
+    if not instead and not region_alone and not (_WHAT_ABOUT.search(change) and not _ALSO.search(change)):
         return previous
     spans = []
     # 'Landsat instead' swaps the imagery, not the time series: that goes only when the change

@@ -2471,3 +2471,22 @@ def test_an_ordinal_alone_names_the_model_shown_at_that_rank() -> None:
     # Not 'the first time' or 'over the last 10 years'.
     assert _name_ordinals("over the last 10 years", third)[1] is None
     assert _name_ordinals("the first time I tried it", third)[1] is None
+
+
+def test_tell_me_about_a_model_during_a_task_gives_its_profile_and_keeps_the_task() -> None:
+    session = Session(_settings(), k=3)
+    first = session.ask("species distribution modelling in Europe from coordinates only")
+    told = session.ask("tell me about SatCLIP")
+    assert told.answers[0].startswith("SatCLIP (")
+    assert told.query == first.query and [m.name for m in told.models] == [m.name for m in first.models]
+    more = session.ask("tell me more about the second one")
+    assert more.answers[0].startswith(f"{first.models[1].name} (")
+
+
+def test_a_region_named_alone_after_an_answer_moves_the_task_there() -> None:
+    session = Session(_settings(), k=3)
+    session.ask("glacier mapping with Sentinel-1 in Greenland, few labels, one GPU")
+    assert session.ask("in Antarctica").query.region == ["Antarctica"]
+    # 'and X' or 'X too' adds a region.
+    assert set(session.ask("and Iceland").query.region) == {"Antarctica", "Iceland"}
+    assert len(session.ask("Norway too").query.region) == 3

@@ -165,6 +165,8 @@ def model_fact(record: ModelRecord, topic: str) -> str:
     """One fact RS-FMD holds on a model, as a sentence: its size, licence, weights or pretraining
     data ('is it open source?', 'how big is the first one?'); says so when no source states it."""
     name = record.model_name
+    if topic == "profile":
+        return model_profile(record)
     if topic == "size":
         sizes = _variant_sizes(record)
         if sizes:
