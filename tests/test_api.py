@@ -2490,3 +2490,16 @@ def test_a_region_named_alone_after_an_answer_moves_the_task_there() -> None:
     # 'and X' or 'X too' adds a region.
     assert set(session.ask("and Iceland").query.region) == {"Antarctica", "Iceland"}
     assert len(session.ask("Norway too").query.region) == 3
+
+
+def test_results_below_the_bar_for_a_reason_are_still_shown_with_what_they_are_on() -> None:
+    chosen = select_models(
+        "building damage assessment from Maxar imagery after the earthquake, few labels, one A100",
+        k=10,
+        clarify=False,
+        settings=_settings(),
+    )
+    middling = [m for m in chosen.models if 0.4 <= m.criteria["performance"] < 0.6 and m.evidence]
+    assert middling
+    for model in middling:
+        assert any(r.startswith("Reported performance (") for r in model.reasons), model.name

@@ -31,6 +31,10 @@ _CRITERION_LABEL = {
 }
 
 
+# What results below the bar for a reason of their own are results on.
+_EVIDENCE_SCOPE = {"related": "on related tasks only", "task": "on the task type, not this application"}
+
+
 def _reasons(c: Candidate) -> list[str]:
     crit = c.criteria
     reasons: list[str] = []
@@ -42,6 +46,20 @@ def _reasons(c: Candidate) -> list[str]:
         if any(text in earlier for earlier in reasons):
             continue  # the frozen-encoder result already given as reported performance
         reasons.append(f"{_CRITERION_LABEL[name].capitalize()}: {text}")
+    performance = crit.get("performance")
+    if (
+        performance is not None
+        and performance.evidence
+        and "performance" not in strong
+        and performance.score >= 0.4
+    ):
+        # Evidence of middling weight is evidence too: the numbers behind a model ranked first on
+        # other criteria, said beside task and data fit with what they are results on.
+        level = c.evidence_items[0].relevance if c.evidence_items else "application"
+        scope = _EVIDENCE_SCOPE.get(level, "weaker")
+        reasons.insert(
+            min(2, len(reasons)), f"Reported performance ({scope}): {'; '.join(performance.evidence[:2])}"
+        )
     if c.predicted is not None and not any("predicted:" in r for r in reasons):
         reasons.append(f"Predicted (no result on this application): {c.predicted.summary}")
     if c.memory_note:
