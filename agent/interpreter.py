@@ -555,7 +555,11 @@ _PRIORITIES: tuple[tuple[str, str], ...] = (
         r"most powerful|accuracy and spatial detail|top performance|accuracy-focused|more accurate|"
         r"(?:higher|better) accuracy|(?:bigger|larger) (?:models?|ones|backbones?|variants?)",
     ),
-    ("speed", r"\bfast(?:er|est)?\b|real[\s-]time|low[\s-]latency|quick|speed|throughput|near real"),
+    (
+        "speed",
+        r"\bfast(?:er|est)?\b|real[\s-]time|low[\s-]latency|quick|speed|throughput|near real|"
+        r"\b(?:under|below|within|less than|<)\s*\d+\s?(?:ms|milliseconds?)\b|\bfps\b|frames per second",
+    ),
     (
         "efficiency",
         r"efficien|small model|compact|lightweight|light[\s-]weight|limited compute|limited resources|"
@@ -624,7 +628,8 @@ _PARAMS_BILLION_SCALE = re.compile(r"\bbillion[\s-](?:param|parameters?|params|s
 _PARAMS_BETWEEN = re.compile(rf"between\s*{_SIZE_NUMBER}\s*(?:and|to|-)\s*{_SIZE_NUMBER}\s*{_PARAM_WORD}\b")
 _FLOOR = re.compile(
     r"(?:at least|minimum(?: of)?|min\.?|above|over|more than|>=?|no less than|exceed(?:ing|s)?|higher than|"
-    r"better than)\s*(?:an?\s+|the\s+)?(?:([a-z][a-z0-9@\- ]{1,24}?)\s+(?:of\s+)?)?"
+    r"better than|reach(?:es|ing)?|achiev(?:e|es|ing))\s*(?:an?\s+|the\s+)?"
+    r"(?:([a-z][a-z0-9@\- ]{1,24}?)\s+(?:of\s+)?)?"
     r"(\d+(?:\.\d+)?)\s*(%|percent)?"
     r"(?:\s*(?:in\s+|on\s+)?([a-z][a-z0-9@\-]{0,20}(?:\s[a-z]+)?))?"
 )
@@ -637,11 +642,11 @@ _GSD = re.compile(
     r"\s*(?:gsd|resolution|pixels?|spatial))"
 )
 _GSD_BEFORE = re.compile(
-    r"(?:resolution|gsd)\s*(?:of|is|:|=)?\s*(\d+(?:\.\d+)?)[\s-]*(cm|m|meters?|metres?)\b"
+    r"(?:resolution|gsd)\s*(?:of|is|:|=)?\s*(\d+(?:\.\d+)?)[\s-]*(cm|m|km|meters?|metres?)\b"
 )
 # '50 cm Pleiades imagery', '10 m Sentinel-2 data': a length right before the imagery it describes.
 _GSD_IMAGERY = re.compile(
-    r"\b(\d+(?:\.\d+)?)[\s-]*(cm|m|meters?|metres?)\s+"
+    r"\b(\d+(?:\.\d+)?)[\s-]*(cm|m|km|meters?|metres?)\s+"
     r"(?:(?!(?:in|of|for|on|at|from|with|and|or|to)\b)[\w-]+\s+){0,2}?"
     r"(?:imagery|images?|data|orthophotos?|ortho-?imagery|photos?|tiles|scenes|mosaics?|embeddings?|"
     # '10 m Sentinel-2', '50 cm WorldView-3': a length right before a sensor is its resolution.
@@ -649,7 +654,7 @@ _GSD_IMAGERY = re.compile(
 )
 # 'canopy height at 10 m' (not 'at 3 m depth' or 'at 100 m altitude').
 _GSD_AT = re.compile(
-    r"\bat\s+(\d+(?:\.\d+)?)\s*(cm|m|meters?|metres?)\b"
+    r"\bat\s+(\d+(?:\.\d+)?)\s*(cm|m|km|meters?|metres?)\b"
     r"(?!\s*(?:depth|deep|height|high|tall|elevation|altitude|above|below|under|wide|long|distance))"
 )
 
@@ -953,7 +958,9 @@ def _performance_floor(text: str) -> MinPerformance | None:
 # GPU memory ("a 24GB GPU", "16 GB of VRAM"): weights take 2 bytes a parameter in 16-bit, with a
 # fifth kept for activations (400M parameters a GB); fine-tuning with Adam takes about 16 bytes a
 # parameter (62.5M a GB). Vision-language tasks and zero-shot use are read as inference.
-_GPU_MEMORY = re.compile(r"(\d+(?:\.\d+)?)\s*gb\b(?:\s+of)?\s*(?:vram|gpu|graphics|video memory)")
+_GPU_MEMORY = re.compile(
+    r"(\d+(?:\.\d+)?)\s*gb\b(?:\s+of)?\s*(?:vram|gpu|graphics|video memory|memory|ram)\b"
+)
 _GPU_MEMORY_AFTER = re.compile(
     # 'a GPU with 24 GB', 'an A100 80GB', 'RTX 4090 (24 GB)'
     r"(?:gpu|vram|\b(?:a100|h100|h200|v100|a6000|a40|l40s?|t4)|rtx\s?\w+)\s+(?:with\s+)?\(?(\d+(?:\.\d+)?)\s*gb\b"
@@ -1153,8 +1160,8 @@ def _names_a_language(text: str, start: int, end: int) -> bool:
 def _resolution(text: str) -> tuple[str | None, float | None]:
     match = _GSD.search(text) or _GSD_BEFORE.search(text) or _GSD_IMAGERY.search(text) or _GSD_AT.search(text)
     if match:
-        value = float(match.group(1)) * (0.01 if match.group(2) == "cm" else 1.0)
-        return f"{value:g} m", value
+        value = float(match.group(1)) * {"cm": 0.01, "km": 1000.0}.get(match.group(2), 1.0)
+        return (f"{value / 1000:g} km" if value >= 1000 else f"{value:g} m"), value
     res = r"[\s-]res(?:olution)?\b"
     if re.search(rf"very[\s-]high{res}|\bvhr\b|sub[\s-]?met(?:er|re)|centimet(?:er|re)", text):
         return "very high (sub-metre)", 0.5
@@ -1686,7 +1693,12 @@ def interpret(
         notes.append(bound[2])
         if floor is not None and limit is not None and floor >= limit:
             floor = None
-    memory = _GPU_MEMORY.search(lowered) or _GPU_MEMORY_AFTER.search(lowered)
+    # ('a laptop with 16 GB RAM': on a CPU or an edge device, compute binds before memory does)
+    memory = (
+        None
+        if device in {"cpu", "edge"}
+        else _GPU_MEMORY.search(lowered) or _GPU_MEMORY_AFTER.search(lowered)
+    )
     colab = memory is None and _COLAB_FREE.search(lowered)
     # 'one A100', 'an RTX 4090': a GPU named without its memory has the memory of its smallest model.
     card = _GPU_CARD.search(lowered) if memory is None and not colab and device == "single-gpu" else None

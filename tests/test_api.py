@@ -2503,3 +2503,17 @@ def test_results_below_the_bar_for_a_reason_are_still_shown_with_what_they_are_o
     assert middling
     for model in middling:
         assert any(r.startswith("Reported performance (") for r in model.reasons), model.name
+
+
+def test_kilometre_grids_reached_scores_memory_and_milliseconds_are_read() -> None:
+    modis = interpret("cloud detection at 1 km from MODIS").query
+    assert (modis.spatial_resolution, modis.spatial_resolution_m) == ("1 km", 1000.0)
+    assert interpret("flood mapping within 10 km of rivers").query.spatial_resolution is None
+    floor = interpret("crop classification, must reach F1 of 0.8").query.min_performance
+    assert floor is not None and (floor.metric, floor.value) == (["F1"], [80.0])
+    assert interpret("a model under 1GB of memory for flood mapping").query.compute.parameter_limit() == 62.5
+    # On a laptop's CPU, compute binds before its RAM does.
+    assert (
+        interpret("I have 16 GB RAM on my laptop for flood mapping").query.compute.parameter_limit() == 120.0
+    )
+    assert "speed" in interpret("inference under 10 ms on GPU for ship detection").query.priorities
