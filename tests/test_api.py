@@ -2517,3 +2517,10 @@ def test_kilometre_grids_reached_scores_memory_and_milliseconds_are_read() -> No
         interpret("I have 16 GB RAM on my laptop for flood mapping").query.compute.parameter_limit() == 120.0
     )
     assert "speed" in interpret("inference under 10 ms on GPU for ship detection").query.priorities
+
+
+def test_water_masks_and_named_elevation_models_are_read() -> None:
+    water = interpret("I just want water masks from Sentinel-1 for all of Bangladesh every week")
+    assert water.query.application == "flood mapping"
+    slumps = interpret("segment thaw slumps in the Canadian Arctic from PlanetScope and ArcticDEM").query
+    assert "DEM" in slumps.modality
