@@ -1023,9 +1023,12 @@ def _asks_the_catalogue(turn: Turn) -> bool:
 
 def _catalogue_terms(query: StructuredQuery) -> bool:
     """Whether the task names something RS-FMD can be searched on without a task: imagery, a sensor,
-    release years or a need for any band set."""
+    release years, a need for any band set, or a licence ('list all models with an Apache-2.0
+    licence')."""
     return bool(
         query.modality
+        or query.licenses
+        or query.open_weights
         or query.sensor
         or query.min_release_year
         or query.max_release_year

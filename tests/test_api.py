@@ -2524,3 +2524,11 @@ def test_water_masks_and_named_elevation_models_are_read() -> None:
     assert water.query.application == "flood mapping"
     slumps = interpret("segment thaw slumps in the Canadian Arctic from PlanetScope and ArcticDEM").query
     assert "DEM" in slumps.modality
+
+
+def test_a_catalogue_question_on_a_licence_alone_is_answered_with_the_count() -> None:
+    listed = select_models("list all models with Apache-2.0 licence", k=3, settings=_settings())
+    assert listed.status == Status.ok
+    assert any(re.match(r"\d+ models in RS-FMD pass", a) for a in listed.answers)
+    timed = interpret("models trained on both Sentinel-1 and Sentinel-2 with a time dimension").query
+    assert "Multi-temporal" in timed.modality
