@@ -1232,7 +1232,11 @@ _GENERIC = (
     "how many exist exists show "
     # Nor does asking for the size, or for imagery taken together ('the smallest model for optical
     # and SAR data together').
-    "smallest largest biggest lightest tiniest optical both together jointly"
+    "smallest largest biggest lightest tiniest optical both together jointly "
+    # Nor the kind of model, its size, age or licence ('which vision-language models are under 1B
+    # parameters?', 'list all models with an Apache licence').
+    "vision language multimodal under below less than fewer parameters params released newest latest "
+    "recent open weights licence license licensed"
 )
 _GENERIC_WORDS = frozenset(_GENERIC.split())
 

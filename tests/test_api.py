@@ -2532,3 +2532,9 @@ def test_a_catalogue_question_on_a_licence_alone_is_answered_with_the_count() ->
     assert any(re.match(r"\d+ models in RS-FMD pass", a) for a in listed.answers)
     timed = interpret("models trained on both Sentinel-1 and Sentinel-2 with a time dimension").query
     assert "Multi-temporal" in timed.modality
+
+
+def test_the_kind_of_model_and_its_size_guess_no_application() -> None:
+    asked = select_models("which vision-language models are under 1B parameters?", k=3, settings=_settings())
+    assert asked.query.application is None and asked.status == Status.ok
+    assert any(re.match(r"\d+ models in RS-FMD pass", a) for a in asked.answers)
