@@ -8,7 +8,7 @@ import time
 from collections.abc import Mapping
 
 from agent.errors import ConfigurationError, InputError
-from agent.interpreter import blank_spans, device_spans, find_terms, interpret
+from agent.interpreter import INFRARED_ADVICE, blank_spans, device_spans, find_terms, interpret
 from agent.mentions import DROP, LARGER_WORDS, SMALLER_WORDS, asked_about_name, built_on
 from agent.orchestrator import Orchestrator, Turn, size_question, validate_text, without_size_question
 from agent.query import StructuredQuery
@@ -204,11 +204,11 @@ class Session:
             and not interpret(text).query.filled_fields()
         ):
             # 'what about infrared?': nothing remsa can read, so the task and its answer stay.
+            infrared = any(n.endswith(INFRARED_ADVICE) for n in interpret(text).notes)
             return self._same_task(
                 previous,
                 f"'{about.group(1)}' is not read as a sensor, imagery kind, region, constraint or model that "
-                "RS-FMD knows, so the task stays as it was; name the sensor or imagery (e.g. 'thermal', "
-                "'Landsat-8', 'hyperspectral'), or describe a new task",
+                f"RS-FMD knows, so the task stays as it was; {INFRARED_ADVICE if infrared else _NAME_IT}",
             )
         self._shown = count
         self._turn = Turn(text=text, k=count or self.k, clarify=self.clarify)
@@ -599,6 +599,7 @@ _FIRST_FEW = re.compile(
 _WHY_NOT_SENTENCE = re.compile(
     r"(?:^|(?<=[.?!;]))\s*(?:(?:and|but|so)\s+)?why\s+not\s+[^.?!;]*(?:[?.!;]|$)", re.IGNORECASE
 )
+_NAME_IT = "name the sensor or imagery (e.g. 'thermal', 'Landsat-8', 'hyperspectral'), or describe a new task"
 # 'what about infrared?', 'and X?': a follow-up naming one thing, to be read as a change.
 _ABOUT_ONE_THING = re.compile(
     r"(?:(?:and\s+)?(?:what|how)\s+about|and)\s+(?:the\s+|using\s+)?([^?.!,;]{1,40}?)\s*[?.!]*", re.IGNORECASE

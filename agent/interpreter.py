@@ -1369,6 +1369,9 @@ _PLATFORM_CAMERAS = frozenset({"Aerial", "UAV"})
 _OTHER_PAYLOAD = re.compile(
     r"[\s-]*(?:\(\s*)?(?:lidar|laser scann|als\b|sar\b|radar|hyperspectral|thermal|point[\s-]clouds?)"
 )
+INFRARED_ADVICE = "say 'NIR' or 'multispectral' for near-infrared bands, or 'thermal' for thermal infrared"
+# 'Infrared' with nothing to say which: near-infrared or thermal.
+_INFRARED_ALONE = re.compile(r"(?<!near[\s-])(?<!near )(?<!short[\s-]wave )(?<!thermal )\binfra[\s-]?red\b")
 # 'Optical' qualifying hyperspectral imagery rather than listed beside it.
 _OPTICAL_HYPERSPECTRAL = re.compile(r"\boptical[\s-]+(?:\(\s*)?hyperspectral|\bhyperspectral[\s-]+optical\b")
 # Words that ask for bands beyond true colour: with these, a VHR sensor is multispectral imagery.
@@ -1512,6 +1515,13 @@ def interpret(
             modalities.append(implied)
     modalities = [m for m in dict.fromkeys(modalities) if m not in exclusions.modalities]
     multi_temporal = "Multi-temporal" in modalities
+    if _INFRARED_ALONE.search(lowered) and not set(modalities) & {
+        "Thermal",
+        "Multispectral",
+        "Hyperspectral",
+    }:
+        # 'infrared imagery': near-infrared bands or thermal infrared, which take different models.
+        notes.append(f"'infrared' is read as no imagery kind: {INFRARED_ADVICE}")
 
     language = None if apps else query_language(text)
     task_text, similar_text = lowered, text

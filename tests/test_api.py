@@ -2434,6 +2434,12 @@ def test_a_follow_up_about_something_unknown_keeps_the_task_and_says_so() -> Non
     kept = session.ask("what about infrared?")
     assert kept.query == first.query and [m.name for m in kept.models] == [m.name for m in first.models]
     assert kept.answers[0].startswith("'infrared' is not read as a sensor, imagery kind, region")
+    assert kept.answers[0].endswith("or 'thermal' for thermal infrared")  # which words would say it
+    assert any(
+        n.startswith("'infrared' is read as no imagery kind")
+        for n in interpret("infrared imagery wildfire detection").notes
+    )
+    assert interpret("thermal infrared land surface temperature").query.modality == ["Thermal"]
     # The task is still there for the next question.
     assert session.ask("is it open source?").query.application == "crop type mapping"
     # Hardware named in a follow-up replaces the task's own.
