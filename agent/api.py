@@ -197,14 +197,10 @@ class Session:
             if ordinal_note:
                 selection.assumptions.insert(1, ordinal_note)
             return selection
-        if (
-            previous is not None
-            and answered
-            and (about := _ABOUT_ONE_THING.fullmatch(text.strip()))
-            and not interpret(text).query.filled_fields()
-        ):
+        about = _ABOUT_ONE_THING.fullmatch(text.strip()) if previous is not None and answered else None
+        if previous is not None and about and not (unread := interpret(text)).query.filled_fields():
             # 'what about infrared?': nothing remsa can read, so the task and its answer stay.
-            infrared = any(n.endswith(INFRARED_ADVICE) for n in interpret(text).notes)
+            infrared = any(n.endswith(INFRARED_ADVICE) for n in unread.notes)
             return self._same_task(
                 previous,
                 f"'{about.group(1)}' is not read as a sensor, imagery kind, region, constraint or model that "

@@ -1371,7 +1371,7 @@ _OTHER_PAYLOAD = re.compile(
 )
 INFRARED_ADVICE = "say 'NIR' or 'multispectral' for near-infrared bands, or 'thermal' for thermal infrared"
 # 'Infrared' with nothing to say which: near-infrared or thermal.
-_INFRARED_ALONE = re.compile(r"(?<!near[\s-])(?<!near )(?<!short[\s-]wave )(?<!thermal )\binfra[\s-]?red\b")
+_INFRARED_ALONE = re.compile(r"(?<!near[\s-])(?<!short[\s-]wave\s)(?<!thermal\s)\binfra[\s-]?red\b")
 # 'Optical' qualifying hyperspectral imagery rather than listed beside it.
 _OPTICAL_HYPERSPECTRAL = re.compile(r"\boptical[\s-]+(?:\(\s*)?hyperspectral|\bhyperspectral[\s-]+optical\b")
 # Words that ask for bands beyond true colour: with these, a VHR sensor is multispectral imagery.
