@@ -16,7 +16,7 @@ from agent.resources import Resources, get_resources
 from agent.selection import Selection, Status
 from agent.settings import Settings
 from agent.systems import ClarificationQuestion
-from tools.clarification import answer_text
+from tools.clarification import answer_text, typed_labels_answer
 from tools.embedding import Encoder
 from tools.explanation import model_fact, why_ranked
 
@@ -119,7 +119,7 @@ class Session:
             if replaced or not kept:
                 self._turn.query = StructuredQuery()  # read again from the text, without what it replaced
             self._turn.text = kept
-            selection = self._continue(text, {q.field for q in self._pending})
+            selection = self._continue(self._phrased_reply(text), {q.field for q in self._pending})
             if replaced:
                 selection.assumptions.insert(
                     0, f"'{text.strip()}' read as replacing what it names in the task so far"
@@ -415,6 +415,41 @@ class Session:
             answered |= set(by_field)
         return self._continue(" ".join(parts), answered)
 
+    def _phrased_reply(self, reply: str) -> str:
+        """A terse reply to the pending questions ('500, laptop', 'none', 'aerial RGB, 20 cm') with
+        each part the interpreter cannot read alone phrased as the answer to the next question
+        still open, in the order asked, when so phrased it answers that question; parts it reads,
+        counts ('top 3'), models and 'skip' stay as typed. The reply itself when nothing changes."""
+        parts = [p.strip() for p in _REPLY_PARTS.split(reply) if p.strip()]
+        if len(parts) > 4:
+            return reply
+        open_questions = list(self._pending)
+        read = {part: interpret(part).query for part in parts}
+        for query in read.values():
+            filled = {_QUESTION_FIELD.get(f, f) for f in query.filled_fields()}
+            open_questions = [q for q in open_questions if q.field not in filled]
+        names = self.resources.model_names()
+        out, changed = [], False
+        for part in parts:
+            mentions = names.find(part)
+            phrased = None
+            if not (
+                read[part].filled_fields()
+                or mentions.named
+                or mentions.excluded
+                or (requested_count(part, None, self.k) and _only_a_count(part))
+                or _NO_ANSWER.fullmatch(part)
+            ):
+                if _LENGTH_ALONE.fullmatch(part):
+                    phrased = f"My data is {part} imagery."  # '20 cm': the imagery's resolution
+                elif open_questions:
+                    phrased = _answer_to(open_questions[0], part)
+                    if phrased is not None:
+                        open_questions.pop(0)
+            out.append(phrased or part)
+            changed = changed or phrased is not None
+        return "; ".join(out) if changed else reply
+
     def _continue(self, reply: str, answered: set[str]) -> Selection:
         assert self._turn is not None
         turn = self._turn
@@ -591,6 +626,25 @@ _FIRST_FEW = re.compile(
 )
 
 
+def _answer_to(question: ClarificationQuestion, part: str) -> str | None:
+    """``part`` phrased as the answer to ``question`` when, so phrased, it answers it; else None."""
+    if question.field == "data_regime":
+        return typed_labels_answer(part)
+    phrased = answer_text(question, part)
+    filled = {_QUESTION_FIELD.get(f, f) for f in interpret(phrased).query.filled_fields()}
+    return phrased if question.field in filled else None
+
+
+# A reply to several questions at once: '500, laptop', 'none and a GPU'.
+_REPLY_PARTS = re.compile(r"\s*(?:[,;/]|\band\b|\s-\s)\s*", re.IGNORECASE)
+# What each question field is filled by, in the interpreter's own field names.
+_QUESTION_FIELD = {"task_type": "application", "sensor": "modality", "compute": "deployment_device"}
+_NO_ANSWER = re.compile(
+    r"(?:skip|pass|n/?a|not sure|unsure|dunno|i don'?t know|no idea|whatever(?: you think)?|any|anything|"
+    r"doesn'?t matter|no preference)\W*",
+    re.IGNORECASE,
+)
+_LENGTH_ALONE = re.compile(r"\d+(?:\.\d+)?\s*(?:cm|m|km)\b\W*", re.IGNORECASE)
 # 'why not DOFA?', 'but why not the second one?': a sentence of its own in the task's text.
 _WHY_NOT_SENTENCE = re.compile(
     r"(?:^|(?<=[.?!;]))\s*(?:(?:and|but|so)\s+)?why\s+not\s+[^.?!;]*(?:[?.!;]|$)", re.IGNORECASE

@@ -542,7 +542,7 @@ _DEVICES: tuple[tuple[str, str], ...] = (
     ),
     (
         "single-gpu",
-        r"single gpu|one gpu|a gpu|\b1\s?x?\s?gpu\b|laptop gpu|desktop|workstation|rtx|consumer gpu|"
+        r"single gpu|one gpu|a gpu|\b1\s?x?\s?gpu\b|laptop gpu|desktop|workstation|rtx|consumer gpu|\bgpu\b|"
         r"\d+\s?gb (?:of )?(?:gpu|vram)|moderate (?:compute|resources)|"
         r"\b(?:a100|h100|h200|v100|a6000|a40|l40s?|t4|gtx|colab)\b",
     ),

@@ -21,8 +21,10 @@ from agent.mentions import asked_about_name, built_on
 from agent.resources import get_resources
 from agent.selection import Status
 from agent.settings import Settings
+from agent.systems import ClarificationQuestion
 from rsfmd.datasets import dataset_identity, described_for, evaluated_on, find_dataset, pretrained_on
 from rsfmd.loader import load_records
+from tools.clarification import REGIME_OPTIONS, answer_text
 from tools.filtering import DEVICE_BUDGET_TOLERANCE, backbone_violation, pretraining_violation, task_violation
 from tools.ranking import query_weights
 from ui.cards import chat_summary
@@ -2544,3 +2546,38 @@ def test_the_kind_of_model_and_its_size_guess_no_application() -> None:
     asked = select_models("which vision-language models are under 1B parameters?", k=3, settings=_settings())
     assert asked.query.application is None and asked.status == Status.ok
     assert any(re.match(r"\d+ models in RS-FMD pass", a) for a in asked.answers)
+
+
+def test_terse_replies_to_the_questions_are_read_as_their_answers() -> None:
+    session = Session(_settings(), k=3)
+    session.ask("crop type mapping with Sentinel-2")
+    few = session.ask("500")
+    assert few.query.data_regime == "few-shot"
+    assert session.ask("GPU").query.deployment_device == "single-gpu"  # a change after the answer
+    two = Session(_settings(), k=3)
+    two.ask("building segmentation")
+    imagery = two.ask("aerial RGB, 20 cm")
+    assert imagery.query.spatial_resolution_m == 0.2 and "RGB" in imagery.query.modality
+    both = two.ask("lots, cluster")
+    assert (both.query.data_regime, both.query.deployment_device) == ("full-labels", "multi-gpu")
+    none = Session(_settings(), k=3)
+    none.ask("flood mapping with Sentinel-1")
+    assert none.ask("none").query.data_regime == "zero-shot"
+    skipped = Session(_settings(), k=3)
+    skipped.ask("land cover mapping")
+    assert skipped.ask("skip").query.modality == []
+
+
+def test_a_typed_label_count_answers_the_labels_question() -> None:
+    question = ClarificationQuestion(field="data_regime", text="How much labelled data do you have?")
+    for typed, regime in (
+        ("2k", "few-shot"),
+        ("5%", "few-shot"),
+        ("lots", "full-labels"),
+        ("none", "zero-shot"),
+    ):
+        assert interpret(answer_text(question, typed)).query.data_regime == regime, typed
+    for option, regime in zip(
+        REGIME_OPTIONS, ("zero-shot", "few-shot", "full-labels", "unlabeled"), strict=True
+    ):
+        assert interpret(answer_text(question, option)).query.data_regime == regime, option

@@ -95,9 +95,43 @@ def answer_text(question: ClarificationQuestion, answer: str) -> str:
         "application": "The application is {a}.",
         "modality": "My data is {a} imagery.",
         "sensor": "The sensor is {a}.",
-        "data_regime": "Labels: {a}.",
         "deployment_device": "It will run on a {a}.",
         "region": "The region is {a}.",
     }
     cleaned = re.sub(r"\s*\(e\.g\.[^)]*\)", "", answer).strip()
+    if question.field == "data_regime":
+        typed = typed_labels_answer(cleaned)
+        if typed is not None:
+            return typed
+        return (
+            f"Labels: {cleaned}."
+            if re.search(r"label", cleaned, re.IGNORECASE)
+            else f"I have {cleaned} labels."
+        )
     return templates.get(question.field, "{a}").format(a=cleaned)
+
+
+# Answers to 'How much labelled data do you have?' as people type them: '500', '2k', '5%', 'none',
+# 'lots', 'a few hundred'.
+_NO_LABELS = re.compile(r"(?:none|no|zero|0|nothing|not any|no labels?)", re.IGNORECASE)
+_MANY_LABELS = re.compile(r"(?:lots|a lot|many|plenty|tons|loads|thousands|a large amount)", re.IGNORECASE)
+_FEW_LABELS = re.compile(
+    r"(?:few|a few|some|little|very few|not many|not much|limited|scarce)", re.IGNORECASE
+)
+
+
+def typed_labels_answer(answer: str) -> str | None:
+    """A typed answer to the labels question as a sentence the interpreter reads, or None when it
+    has none of the usual shapes (a count, a share, none, lots, few)."""
+    said = answer.strip().rstrip(".!")
+    if _NO_LABELS.fullmatch(said):
+        return "I have no labels."
+    if re.fullmatch(r"\d[\d,.]*\s*k?", said, re.IGNORECASE):
+        return f"I have {said} labelled samples."
+    if re.fullmatch(r"\d+(?:\.\d+)?\s*%", said):
+        return f"{said} of the labels are available."
+    if _MANY_LABELS.fullmatch(said):
+        return "I have plenty of labels."
+    if _FEW_LABELS.fullmatch(said):
+        return "I have few labels."
+    return None
