@@ -8,7 +8,7 @@ import time
 from collections.abc import Mapping
 
 from agent.errors import ConfigurationError, InputError
-from agent.interpreter import INFRARED_ADVICE, blank_spans, device_spans, find_terms, interpret
+from agent.interpreter import INFRARED_ADVICE, blank_spans, device_spans, find_terms, interpret, regime_spans
 from agent.mentions import DROP, LARGER_WORDS, SMALLER_WORDS, asked_about_name, built_on
 from agent.orchestrator import Orchestrator, Turn, size_question, validate_text, without_size_question
 from agent.query import StructuredQuery
@@ -155,6 +155,16 @@ class Session:
             selection = self._same_task(previous)
             selection.assumptions.insert(0, f"The same task as before, with the top {count} shown")
             return selection
+        labels_only = False
+        if (
+            previous is not None
+            and self.last_selection is not None
+            and text.strip().lower().rstrip(".!") not in {"no", "0"}
+            and (labels := typed_labels_answer(text)) is not None
+            and not interpret(text).query.filled_fields()
+        ):
+            # 'a few', '500 fields' after an answer: the labels the task has, as a change to it.
+            text, labels_only = labels, True
         unknown = (
             self._unknown_model(text) if previous is not None and self.last_selection is not None else None
         )
@@ -165,12 +175,19 @@ class Session:
             selection.assumptions.insert(0, note)
             selection.answers.insert(0, note)
             return selection
-        if previous is not None and self.last_selection is not None and self._changes_task(text, previous):
+        if (
+            previous is not None
+            and self.last_selection is not None
+            and (labels_only or self._changes_task(text, previous))
+        ):
             before = _without_replaced(previous.text, text).rstrip()
             reference = _size_reference(text, self.last_selection)
             if reference is not None:
                 # 'a bigger one' after 'something smaller?': the new relative size replaces the old.
                 before = " ".join(_LARGER.sub("", _SMALLER.sub("", before)).split())
+            if labels_only:
+                # 'a few' after 'none': the labels stated last replace those stated before.
+                before = " ".join(blank_spans(before, regime_spans(before)).split())
             # 'why not DOFA?' is asked of the answer it follows; a later change leaves it behind.
             before = " ".join(_WHY_NOT_SENTENCE.sub(" ", before).split())
             asks_size = size_question(text) is not None

@@ -914,6 +914,13 @@ def _label_count(text: str) -> tuple[str, str] | None:
     return None
 
 
+def regime_spans(text: str) -> list[tuple[int, int]]:
+    """Where ``text`` says how many labels there are ('few labels', '500 labelled images')."""
+    lowered = text.lower()
+    spans = [m.span() for _, pattern in _REGIMES for m in re.finditer(pattern, lowered)]
+    return spans + [m.span() for pattern in _LABEL_COUNTS for m in pattern.finditer(lowered)]
+
+
 def device_spans(text: str) -> list[tuple[int, int]]:
     """Where ``text`` names the hardware the model will run on ('a laptop', 'one A100')."""
     lowered = text.lower()

@@ -24,7 +24,7 @@ from agent.settings import Settings
 from agent.systems import ClarificationQuestion
 from rsfmd.datasets import dataset_identity, described_for, evaluated_on, find_dataset, pretrained_on
 from rsfmd.loader import load_records
-from tools.clarification import REGIME_OPTIONS, answer_text
+from tools.clarification import REGIME_OPTIONS, answer_text, typed_labels_answer
 from tools.filtering import DEVICE_BUDGET_TOLERANCE, backbone_violation, pretraining_violation, task_violation
 from tools.ranking import query_weights
 from ui.cards import chat_summary
@@ -2581,3 +2581,14 @@ def test_a_typed_label_count_answers_the_labels_question() -> None:
         REGIME_OPTIONS, ("zero-shot", "few-shot", "full-labels", "unlabeled"), strict=True
     ):
         assert interpret(answer_text(question, option)).query.data_regime == regime, option
+
+
+def test_a_label_count_after_an_answer_changes_the_task() -> None:
+    session = Session(_settings(), k=3)
+    session.ask("species distribution modelling from coordinates only, one GPU")
+    none = session.ask("don't have any")
+    assert (none.query.application, none.query.data_regime) == ("species distribution modelling", "zero-shot")
+    assert session.ask("100 fields").query.data_regime == "few-shot"
+    question = ClarificationQuestion(field="data_regime", text="How much labelled data do you have?")
+    assert interpret(answer_text(question, "about 300 polygons")).query.data_regime == "few-shot"
+    assert typed_labels_answer("5 km") is None and typed_labels_answer("20 classes") is None

@@ -113,7 +113,20 @@ def answer_text(question: ClarificationQuestion, answer: str) -> str:
 
 # Answers to 'How much labelled data do you have?' as people type them: '500', '2k', '5%', 'none',
 # 'lots', 'a few hundred'.
-_NO_LABELS = re.compile(r"(?:none|no|zero|0|nothing|not any|no labels?)", re.IGNORECASE)
+_NO_LABELS = re.compile(
+    r"(?:none|no|zero|0|nothing|not any|no labels?|"
+    r"(?:(?:i|we) )?(?:don'?t|do not) have any|(?:i|we) have none)",
+    re.IGNORECASE,
+)
+# '100 fields', 'about 300 polygons': a count of labelled things (not '5 km' or '20 classes').
+_NOT_LABELLED_THINGS = frozenset(
+    re.findall(
+        r"\w+",
+        "label labels labelled labeled km m cm mm gb mb tb ms px pixel pixels band bands class classes "
+        "epoch epochs year years month months day days gpu gpus percent",
+    )
+)
+_COUNT_OF = re.compile(r"(?:about |around |roughly |~)?\d[\d,.]*\s*k?\s+([a-z]+)", re.IGNORECASE)
 _MANY_LABELS = re.compile(r"(?:lots|a lot|many|plenty|tons|loads|thousands|a large amount)", re.IGNORECASE)
 _FEW_LABELS = re.compile(
     r"(?:few|a few|some|little|very few|not many|not much|limited|scarce)", re.IGNORECASE
@@ -124,10 +137,13 @@ def typed_labels_answer(answer: str) -> str | None:
     """A typed answer to the labels question as a sentence the interpreter reads, or None when it
     has none of the usual shapes (a count, a share, none, lots, few)."""
     said = answer.strip().rstrip(".!")
-    if _NO_LABELS.fullmatch(said):
+    if _NO_LABELS.fullmatch(said.replace("’", "'")):
         return "I have no labels."
     if re.fullmatch(r"\d[\d,.]*\s*k?", said, re.IGNORECASE):
         return f"I have {said} labelled samples."
+    if (count := _COUNT_OF.fullmatch(said)) and count.group(1).lower() not in _NOT_LABELLED_THINGS:
+        number = said[: count.start(1)].strip()
+        return f"I have {number} labelled {count.group(1)}."
     if re.fullmatch(r"\d+(?:\.\d+)?\s*%", said):
         return f"{said} of the labels are available."
     if _MANY_LABELS.fullmatch(said):
