@@ -515,6 +515,8 @@ _REGIMES: tuple[tuple[str, str], ...] = (
     ),
     ("unlabeled", r"unlabell?ed|self[\s-]supervised|unsupervised|no annotations"),
 )
+# Data-centre and workstation GPUs named by model ('one A100', 'a T4').
+_GPU_MODELS = r"a100|h100|h200|v100|a6000|a40|l40s?|t4"
 _DEVICES: tuple[tuple[str, str], ...] = (
     (
         "edge",
@@ -544,7 +546,7 @@ _DEVICES: tuple[tuple[str, str], ...] = (
         "single-gpu",
         r"single gpu|one gpu|a gpu|\b1\s?x?\s?gpu\b|laptop gpu|desktop|workstation|rtx|consumer gpu|\bgpu\b|"
         r"\d+\s?gb (?:of )?(?:gpu|vram)|moderate (?:compute|resources)|"
-        r"\b(?:a100|h100|h200|v100|a6000|a40|l40s?|t4|gtx|colab)\b",
+        rf"\b(?:{_GPU_MODELS}|gtx|colab)\b",
     ),
 )
 _PRIORITIES: tuple[tuple[str, str], ...] = (
@@ -970,7 +972,7 @@ _GPU_MEMORY = re.compile(
 )
 _GPU_MEMORY_AFTER = re.compile(
     # 'a GPU with 24 GB', 'an A100 80GB', 'RTX 4090 (24 GB)'
-    r"(?:gpu|vram|\b(?:a100|h100|h200|v100|a6000|a40|l40s?|t4)|rtx\s?\w+)\s+(?:with\s+)?\(?(\d+(?:\.\d+)?)\s*gb\b"
+    rf"(?:gpu|vram|\b(?:{_GPU_MODELS})|rtx\s?\w+)\s+(?:with\s+)?\(?(\d+(?:\.\d+)?)\s*gb\b"
 )
 # GPUs named by model, and the memory of their smallest configuration (GB), from the makers' sheets.
 _GPU_CARD_MEMORY = {
@@ -989,9 +991,7 @@ _GPU_CARD_MEMORY = {
     "rtx3080": 10.0,
     "rtx4060": 8.0,
 }
-_GPU_CARD = re.compile(
-    r"\b(a100|h100|h200|v100|a6000|a40|l40s?|t4|rtx[\s-]?(?:4090|3090|4080|3080|4060))\b(?!\s*(?:s\b|gpus))"
-)
+_GPU_CARD = re.compile(rf"\b({_GPU_MODELS}|rtx[\s-]?(?:4090|3090|4080|3080|4060))\b(?!\s*(?:s\b|gpus))")
 # Google Colab's free tier: one T4 with 16 GB.
 _COLAB_FREE = re.compile(
     r"\bcolab(?:'s)?\s+(?:\(\s*)?free\b|\bfree\s+(?:tier\s+(?:of|on)\s+|version\s+of\s+)?(?:google\s+)?colab\b"

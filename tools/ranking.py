@@ -337,13 +337,17 @@ def performance_fit(
     # With labels aplenty or none stated, a result from a 1% label split says less than one trained
     # on all labels: such results come last within their level and their standing counts half.
     few_labels_unasked = query.data_regime in {None, "full-labels"}
+
+    def discounted(i: EvidenceItem) -> bool:
+        return few_labels_unasked and i.setting == "few-shot"
+
     if wanted or few_labels_unasked:
         items = sorted(
             items,
             key=lambda i: (
                 -RELEVANCE_WEIGHT[i.relevance],
                 wanted.index(i.setting) if i.setting in wanted else len(wanted),
-                few_labels_unasked and i.setting == "few-shot",
+                discounted(i),
             ),
         )
     c.evidence_items = items
@@ -366,11 +370,7 @@ def performance_fit(
         level = items[0].relevance
         top = _distinct([i for i in items if i.relevance == level])[:3]
         values = [
-            0.55
-            if i.standing is None
-            else 0.55 + 0.5 * (i.standing - 0.55)
-            if few_labels_unasked and i.setting == "few-shot"
-            else i.standing
+            0.55 if i.standing is None else 0.55 + 0.5 * (i.standing - 0.55) if discounted(i) else i.standing
             for i in top
         ]
         score = RELEVANCE_WEIGHT[level] * (0.25 + 0.75 * sum(values) / len(values))
