@@ -155,10 +155,15 @@ def _verb_pattern(phrase: str) -> str | None:
 
 
 class _Term(NamedTuple):
-    """A compiled term: its pattern, what it reads as, its length (longest first), a probe word any
-    match contains, and whether the pattern runs on the lower-cased text or on the text as written."""
+    """A term: its pattern's source, what it reads as, its length (longest first), a probe word any
+    match contains, and whether the pattern runs on the lower-cased text or on the text as written.
 
-    pattern: re.Pattern[str]
+    The pattern is compiled the first time a text contains its probe (see ``_regex``): most of the
+    several thousand vocabulary patterns are never needed by a session, and compiling them all
+    up front was most of the first request's time.
+    """
+
+    pattern: str
     canonical: str
     length: int
     probe: str
@@ -167,8 +172,7 @@ class _Term(NamedTuple):
 
 def _phrase_term(phrase: str, canonical: str, *, plural: bool = False) -> _Term:
     """A term matching ``phrase`` in any case and spacing, on the lower-cased text."""
-    pattern = re.compile(_phrase_pattern(phrase, plural=plural))
-    return _Term(pattern, canonical, len(phrase), _probe(phrase.lower()), True)
+    return _Term(_phrase_pattern(phrase, plural=plural), canonical, len(phrase), _probe(phrase.lower()), True)
 
 
 @cache
@@ -190,7 +194,7 @@ def _matcher(vocabulary: str) -> list[_Term]:
                 opening = form.istitle() and vocabulary == "sensors"
                 before = r"(?:(?<=[^.!?\s]\s)|(?<=[(/'\"]))" if opening else r"(?<![A-Za-z0-9])"
                 pattern = before + re.escape(form) + r"(?![A-Za-z0-9]|\.\d)"
-                out.append(_Term(re.compile(pattern), canonical, len(form), form.lower(), False))
+                out.append(_Term(pattern, canonical, len(form), form.lower(), False))
             if synonym in _UNSAFE_IN_TEXT or len(synonym) < 2:
                 continue
             # Tasks are often written in the plural ('mapping calving fronts').
@@ -198,7 +202,7 @@ def _matcher(vocabulary: str) -> list[_Term]:
             if vocabulary == "applications" and (verb := _verb_pattern(synonym)):
                 # The object keeps its longest word unless that word was the noun ('mapping').
                 head = synonym.rsplit(" ", 1)[0]
-                out.append(_Term(re.compile(verb), canonical, len(synonym), _probe(head), True))
+                out.append(_Term(verb, canonical, len(synonym), _probe(head), True))
     out.sort(key=lambda item: -item.length)
     return out
 
@@ -234,6 +238,8 @@ def _dataset_matcher(corpora: bool = False) -> list[_Term]:
         for t in apps.terms(c)
         if (key := " ".join(_WORD.findall(t.lower())))
     ]
+    # All of them in one text, to rule out most names with one search (lines never join words).
+    all_singular = "\n".join(singular for _, singular in app_terms)
     out: list[_Term] = []
     for canonical in table.names:
         if not corpora and not table.column(canonical, "task_type"):
@@ -247,10 +253,12 @@ def _dataset_matcher(corpora: bool = False) -> list[_Term]:
                 # 'brick kiln' (m-brick-kiln) inside 'brick kiln detection' names the task, not the dataset.
                 key = " ".join(words)
                 inside = re.compile(rf"(?<![a-z0-9]){re.escape(_singular(key))}(?![a-z0-9])")
-                if any(t != key and inside.search(singular) for t, singular in app_terms):
+                if inside.search(all_singular) and any(
+                    t != key and inside.search(singular) for t, singular in app_terms
+                ):
                     continue
                 # Exactly as written: 'burn_scars' is the dataset, 'burn scars' the task.
-                pattern = re.compile(r"(?<![A-Za-z0-9])" + re.escape(name) + r"(?![A-Za-z0-9])")
+                pattern = r"(?<![A-Za-z0-9])" + re.escape(name) + r"(?![A-Za-z0-9])"
                 out.append(_Term(pattern, canonical, len(name), _probe(name.lower()), False))
             else:
                 out.append(_phrase_term(name, canonical))
@@ -297,6 +305,12 @@ def _overlaps(start: int, end: int, ranges: Sequence[tuple[int, int]]) -> bool:
     return any(start < e and s < end for s, e in ranges)
 
 
+@cache
+def _regex(source: str) -> re.Pattern[str]:
+    """``source`` compiled, once per process (``re``'s own cache holds too few for the vocabularies)."""
+    return re.compile(source)
+
+
 def _scan(text: str, patterns: Sequence[_Term]) -> list[tuple[str, int, int]]:
     """(canonical, start, end) of every match in ``text``, in order; patterns come longest first
     and a match overlapping an earlier one is dropped. A pattern whose probe is not in the text is
@@ -309,7 +323,7 @@ def _scan(text: str, patterns: Sequence[_Term]) -> list[tuple[str, int, int]]:
     for pattern, canonical, _, probe, on_lowered in patterns:
         if probe not in lowered:
             continue
-        for match in pattern.finditer(lowered if on_lowered else text):
+        for match in _regex(pattern).finditer(lowered if on_lowered else text):
             start, end = match.span()
             if _overlaps(start, end, taken):
                 continue

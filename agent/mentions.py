@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cache
 
 from wordfreq import zipf_frequency
 
@@ -98,7 +99,11 @@ class ModelNames:
 
     def __init__(self, records: Sequence[ModelRecord]) -> None:
         reserved = _vocabulary_keys()
-        patterns: list[tuple[re.Pattern[str], tuple[str, ...], int]] = []
+        # (pattern source, flags, model ids, name length, probe): a pattern is compiled the first
+        # time a text holds its probe, the name's longest part in lower case, which every match
+        # contains; most of the several hundred names are never written in a session.
+        patterns: list[tuple[str, int, tuple[str, ...], int, str]] = []
+        families = _families(records)
         for record in records:
             for name in dict.fromkeys([record.model_name, *record.aliases]):
                 name = name.strip()
@@ -107,28 +112,29 @@ class ModelNames:
                 exact = len(name) <= 3 or (
                     " " not in name and zipf_frequency(name.lower(), "en") >= _COMMON_WORD_ZIPF
                 )
-                body = r"[\s\-_]*".join(re.escape(part) for part in re.split(r"[\s\-_]+", name))
+                parts = re.split(r"[\s\-_]+", name)
+                body = r"[\s\-_]*".join(re.escape(part) for part in parts)
                 flags = 0 if exact else re.IGNORECASE
-                pattern = re.compile(rf"(?<![\w^]){body}(?![\w^²])", flags)
                 ids: tuple[str, ...] = (record.model_id,)
                 if name != record.model_name:
                     # An alias that begins other models' names is their family's name: 'Prithvi'
                     # is Prithvi-EO-1.0 and Prithvi-EO-2.0 alike.
-                    family = re.compile(rf"{re.escape(name)}[\s\-_]", re.IGNORECASE)
-                    ids += tuple(
-                        r.model_id for r in records if r is not record and family.match(r.model_name)
-                    )
-                patterns.append((pattern, ids, len(name)))
-        patterns.sort(key=lambda item: -item[2])  # longest first: 'DOFA-CLIP' before 'DOFA'
+                    ids += tuple(r.model_id for r in families.get(name.lower(), ()) if r is not record)
+                probe = max(parts, key=len).lower()  # ('' when the name is all separators)
+                patterns.append((rf"(?<![\w^]){body}(?![\w^²])", flags, ids, len(name), probe))
+        patterns.sort(key=lambda item: -item[3])  # longest first: 'DOFA-CLIP' before 'DOFA'
         self._patterns = patterns
 
     def find(self, text: str) -> Mentions:
         """Model ids named in ``text``; a name read as part of a longer one is not counted twice."""
         spans: list[tuple[int, int, tuple[str, ...]]] = []
-        for pattern, ids, _ in self._patterns:
-            for match in pattern.finditer(text):
+        lowered = text.lower()
+        for source, flags, ids, _, probe in self._patterns:
+            if probe not in lowered:
+                continue
+            for match in _regex(source, flags).finditer(text):
                 start, end = match.span()
-                if start == 0 and pattern.flags & re.IGNORECASE == 0 and len(match.group(0)) > 3:
+                if start == 0 and flags & re.IGNORECASE == 0 and len(match.group(0)) > 3:
                     continue  # a capitalised common word opening the text is the word, not the model
                 if not any(start < e and s < end for s, e, _ in spans):
                     spans.append((start, end, ids))
@@ -173,6 +179,24 @@ class ModelNames:
                     mentions.larger_than.append(model_id)
             previous_end = end
         return mentions
+
+
+@cache
+def _regex(source: str, flags: int) -> re.Pattern[str]:
+    """``source`` compiled with ``flags``, once per process."""
+    return re.compile(source, flags)
+
+
+def _families(records: Sequence[ModelRecord]) -> dict[str, list[ModelRecord]]:
+    """Records by every lower-case beginning of their name that a space, hyphen or underscore
+    follows: 'Prithvi-EO-2.0' is of the families 'prithvi' and 'prithvi-eo'."""
+    out: dict[str, list[ModelRecord]] = {}
+    for record in records:
+        name = record.model_name.lower()
+        for i, char in enumerate(name):
+            if char.isspace() or char in "-_":
+                out.setdefault(name[:i], []).append(record)
+    return out
 
 
 def _vocabulary_keys() -> set[str]:

@@ -17,7 +17,6 @@ from typing import Literal
 
 import numpy as np
 from numpy.typing import NDArray
-from scipy.optimize import minimize
 
 from tools.capenc.matrix import FloatArray
 
@@ -162,6 +161,10 @@ def fit_cells(
         objective = _numpy_l2_objective(rows, cols, np.asarray(targets, float), n_rows, config)
     else:
         objective = _torch_objective(rows, cols, np.asarray(targets, float), n_rows, config)
+    # Imported here: scipy.optimize takes about half a second to import, and a fit read from the
+    # cache never needs it.
+    from scipy.optimize import minimize
+
     result = minimize(objective, start, jac=True, method="L-BFGS-B", options={"maxiter": config.max_iter})
     points = np.asarray(result.x, dtype=np.float64).reshape(-1, config.dimensions)
     models, columns = points[:n_rows], points[n_rows:]
