@@ -8,6 +8,7 @@ failure there falls back to the offline component, visibly in the trace.
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 import time
 import uuid
@@ -128,6 +129,23 @@ _SIZE_WORD = re.compile(
     rf"\b(?:{_SMALLEST}|{_LARGEST})\b(?={_SIZE_FILLER}\s+{_SIZE_NOUNS}\b)|(?:{_FEWEST}|{_MOST})\b(?=\s+parameters\b)",
     re.IGNORECASE,
 )
+
+# 'which model handles the most modalities?', 'the widest range of sensors': a question about the
+# catalogue, answered by counting what each model takes.
+_BREADTH_QUESTION = re.compile(
+    r"\b(?:most|(?:widest|broadest|largest|greatest|highest)\s+(?:range|number|variety|set)\s+of)\s+"
+    r"(?:(?:different|distinct|input|data|kinds?\s+of|types?\s+of)\s+)*"
+    r"(?:(modalit(?:y|ies)|data\s+(?:types|sources))|(sensors?|satellites?))\b",
+    re.IGNORECASE,
+)
+# 'what is the oldest foundation model?', 'the earliest RSFM': by release date.
+_EARLIEST_QUESTION = re.compile(
+    rf"\b(?:oldest|earliest)(?:[\s-]+released)?{_SIZE_FILLER}\s+{_SIZE_NOUNS}\b|"
+    rf"{_WHICH_IS}(?:oldest|earliest)\b|{_ONLY_SUPERLATIVE}(?:oldest|earliest){_SUPERLATIVE_END}",
+    re.IGNORECASE,
+)
+# Not a kind of input data but how it comes: not counted among a model's modalities.
+_NOT_COUNTED = {"Multi-temporal"}
 
 _WHY = re.compile(r"\bwhy\b", re.IGNORECASE)
 
@@ -485,6 +503,7 @@ class Orchestrator:
                 turn.notes.append(note)
         query = turn.query
         size = size_question(turn.text) if strict else None
+        superlative = catalogue_superlative(turn.text) if strict and not size else None
         catalogue = bool(
             strict
             and not (query.application or query.task_type or turn.named_only)
@@ -492,7 +511,7 @@ class Orchestrator:
             and _CATALOGUE_QUESTION.search(turn.text)
         )
         turn.answer_in_full = set()
-        if size or catalogue:
+        if size or catalogue or superlative:
             passing = [
                 r
                 for r in self.resources.records
@@ -503,7 +522,14 @@ class Orchestrator:
                 turn.answer_in_full = {
                     r.model_id for r in passing if r.category != Category.embedding_product
                 }
-            if size and turn.size_among:
+            if superlative:
+                # 'which model handles the most modalities?': the models listed are those shown.
+                note, listed = _superlative_note(passing, superlative, query.task_type)
+                turn.answer(note)
+                turn.answer_in_full = {r.model_id for r in listed}
+                present = {c.record.model_id for c in turn.candidates}
+                turn.candidates += [Candidate(record=r) for r in listed if r.model_id not in present]
+            elif size and turn.size_among:
                 # 'which of these is the smallest?': the models shown, then all that pass.
                 by_id = self.resources.by_id
                 shown = [by_id[i] for i in turn.size_among if i in by_id]
@@ -1007,12 +1033,59 @@ def size_question(text: str) -> Literal["smallest", "largest"] | None:
     return None
 
 
+def catalogue_superlative(text: str) -> Literal["modalities", "sensors", "earliest"] | None:
+    """What a question about the catalogue's extremes counts ('the most modalities', 'the most
+    sensors', 'the oldest model'), if it is one."""
+    if match := _BREADTH_QUESTION.search(text):
+        return "modalities" if match.group(1) else "sensors"
+    if _EARLIEST_QUESTION.search(text):
+        return "earliest"
+    return None
+
+
+def _superlative_note(
+    records: list[ModelRecord],
+    kind: Literal["modalities", "sensors", "earliest"],
+    task: str | None = None,
+    shown: int = 5,
+) -> tuple[str, list[ModelRecord]]:
+    """The answer to 'which model handles the most modalities (sensors)?' or 'the oldest model?'
+    among ``records`` (those passing the task's hard constraints) that handle ``task``, and the
+    models it names."""
+    records = [r for r in records if task is None or task in r.all_task_types]
+    scope = f"of the {len(records)} models that pass the task's hard constraints"
+    if task:
+        scope += f" and handle {task}"
+    if kind == "earliest":
+        dated = [r for r in records if r.year is not None]
+        dated.sort(key=lambda r: (r.release_date or dt.date(r.year or 1, 12, 31), r.model_name.lower()))
+        listed = dated[:shown]
+        undated = len(records) - len(dated)
+        tail = f"; {undated} more do not document their release" if undated else ""
+        names = ", ".join(f"{r.model_name} ({r.release_date or r.year})" for r in listed)
+        return f"Earliest released {scope}: {names}{tail}", listed
+    if kind == "modalities":
+        counted = {r.model_id: [m for m in r.modalities if m not in _NOT_COUNTED] for r in records}
+        what = "input modalities (multi-temporal not counted as one)"
+    else:
+        counted = {r.model_id: list(r.supported_sensors) for r in records}
+        what = "documented sensors"
+    ranked = sorted(records, key=lambda r: (-len(counted[r.model_id]), r.model_name.lower()))
+    listed = [r for r in ranked[:shown] if counted[r.model_id]]
+    if not listed:
+        return f"None {scope} documents its {what}", []
+    names = ", ".join(
+        f"{r.model_name} ({len(counted[r.model_id])}: {', '.join(counted[r.model_id])})" for r in listed
+    )
+    return f"Most {what} {scope}: {names}", listed
+
+
 def _asks_the_catalogue(turn: Turn) -> bool:
     """Whether the task is a question about RS-FMD itself ('which models take EnMAP?', 'the
     smallest model that takes Sentinel-1'), with something to answer it on: no questions back."""
     query = turn.query
     terms = _catalogue_terms(query)
-    if size_question(turn.text):
+    if size_question(turn.text) or catalogue_superlative(turn.text):
         # 'the largest remote sensing foundation model?': with no task either, a size question
         # about the whole catalogue.
         return terms or not (query.application or query.task_type)

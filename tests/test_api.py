@@ -937,6 +937,12 @@ def test_everyday_task_wording_is_read() -> None:
     oil_palm = interpret("Oil palm plantation mapping in Indonesia with Sentinel-1")
     assert oil_palm.query.application == "land cover mapping"
     assert any("has no application of its own" in n for n in oil_palm.notes)
+    # Urban scenes segmented into classes (ISPRS Potsdam) are land cover mapping; footprints stay buildings.
+    urban = interpret("semantic segmentation of aerial imagery for urban planning in Germany").query
+    assert urban.application == "land cover mapping"
+    assert interpret("building footprints for urban planning").query.application == "building segmentation"
+    # 'areal imagery' is aerial imagery written with a slip that is itself an English word.
+    assert interpret("building segmentation from areal imagery at 10 cm").query.sensor == ["Aerial"]
 
 
 def test_text_is_no_imagery_when_results_are_compared_with_the_users_data() -> None:
@@ -1894,6 +1900,44 @@ def test_the_largest_model_is_answered_by_size_even_without_a_task() -> None:
     for text in ("largest vision language model for captioning", "the smallest VLM for VQA"):
         found = select_models(text, k=3, clarify=False, settings=_settings()).assumptions
         assert any(a.startswith(("Largest of the ", "Smallest of the ")) for a in found), text
+
+
+def test_the_most_modalities_sensors_and_the_oldest_model_are_answered_from_the_catalogue() -> None:
+    records = load_records()
+    by_name = {r.model_name: r for r in records}
+
+    def listed(note: str) -> list[str]:
+        return [item.split(" (", 1)[0] for item in note.split(": ", 1)[1].split(";")[0].split("), ")]
+
+    asked = select_models("which model handles the most modalities?", k=3, clarify=True, settings=_settings())
+    assert asked.status == Status.ok  # no questions back
+    [note] = [a for a in asked.answers if a.startswith("Most input modalities")]
+    names = listed(note)
+    counts = [len(set(by_name[n].modalities) - {"Multi-temporal"}) for n in names]
+    assert counts == sorted(counts, reverse=True)
+    assert counts[0] == max(len(set(r.modalities) - {"Multi-temporal"}) for r in records)
+    assert {m.name for m in asked.models} <= set(names)  # the models shown are those listed
+
+    sensors = select_models(
+        "which SAR model supports the most sensors?", k=3, clarify=False, settings=_settings()
+    )
+    [note] = [a for a in sensors.answers if a.startswith("Most documented sensors")]
+    sar = [r for r in records if "SAR" in r.modalities]
+    assert f"of the {len(sar)} models" in note
+    assert len(by_name[listed(note)[0]].supported_sensors) == max(len(r.supported_sensors) for r in sar)
+
+    oldest = select_models("what is the oldest foundation model in your database?", k=3, settings=_settings())
+    [note] = [a for a in oldest.answers if a.startswith("Earliest released")]
+    first = by_name[listed(note)[0]]
+    assert first.year == min(r.year for r in records if r.year is not None)
+    assert {m.name for m in oldest.models} <= set(listed(note))
+    # With a task, only the models that handle its task type are counted.
+    flood = select_models("most modalities for flood mapping", k=3, clarify=False, settings=_settings())
+    assert any("and handle segmentation: " in a for a in flood.answers)
+    # 'the first model' is an ordinal, and 'most' alone asks for nothing to count.
+    for text in ("is the first model open source?", "which is the most accurate model for SAR?"):
+        answers = select_models(text, k=3, clarify=False, settings=_settings()).answers
+        assert not any(a.startswith(("Most input", "Most documented", "Earliest")) for a in answers), text
 
 
 def test_which_one_is_smallest_after_an_answer_keeps_the_task_and_a_later_largest_replaces_it() -> None:
