@@ -190,6 +190,9 @@ class Session:
                 before = " ".join(blank_spans(before, regime_spans(before)).split())
             # 'why not DOFA?' is asked of the answer it follows; a later change leaves it behind.
             before = " ".join(_WHY_NOT_SENTENCE.sub(" ", before).split())
+            # So are 'why is RAMEN ranked lower?' and 'compare MAESTRO and AnySat', when they add
+            # nothing to the task but the models they ask about.
+            before = _without_asked_of_answer(before)
             asks_size = size_question(text) is not None
             if asks_size or previous.size_follow_up:
                 # 'and the largest?' after 'which one is the smallest?' replaces it; a later change
@@ -307,7 +310,7 @@ class Session:
             said = f"'{pronoun.group(0)}' read as" if pronoun else "Read as a question about"
             which = "the model named in the message before" if len(before) == 1 else "the first model shown"
             note = f"{said} {by_id[named[0]].model_name}, {which}"
-        lines = [model_fact(by_id[m], topic) for topic in topics for m in named]
+        lines = [model_fact(by_id[m], topic, previous.query) for topic in topics for m in named]
         if (comparative := _COMPARATIVE.search(text)) and len(named) > 1:
             # 'which is bigger?': the sizes, and which one it is (by its largest variant; by its
             # smallest for 'smaller').
@@ -572,6 +575,7 @@ _WHY_ASKED = {
     "deployment_device": "where the model runs bounds its size",
     "region": "your region weighs models by their pretraining coverage and evaluations there",
 }
+_EVALUATED = r"\b(?:evaluated|tested|benchmarked|validated|assessed)"
 # Questions about a model shown or named, answered from its record: (topic, pattern).
 _FACT_TOPICS: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
@@ -613,7 +617,21 @@ _FACT_TOPICS: tuple[tuple[str, re.Pattern[str]], ...] = (
         "pretraining",
         re.compile(
             r"\b(?:pre-?)?trained (?:on|with)\b|\b(?:pre-?)?training data\b|"
-            r"\bwhat (?:data|dataset|imagery)s? (?:was|were|is|did|does)\b",
+            # 'how was it pretrained?'
+            r"\bhow (?:was|were|is|are) (?:it|they|this one|that one|[\w.-]+) pre-?trained\b|"
+            # ... but 'what datasets was it evaluated on?' asks for its results
+            rf"\bwhat (?:data|dataset|imagery)s? (?:was|were|is|did|does)\b(?![^.?!]*{_EVALUATED})",
+            re.IGNORECASE,
+        ),
+    ),
+    (
+        # 'what datasets was the top model evaluated on?', 'which benchmarks does it report?'
+        "results",
+        re.compile(
+            rf"{_EVALUATED}\s+(?:on|against|with)\b|\b(?:which|what)\s+(?:benchmarks?|results|scores)\b|"
+            r"\bbenchmarks?\s+(?:does|did|do|has|have)\b|\b(?:reported|published)\s+(?:results|scores)\b|"
+            r"\bhow\s+(?:well\s+)?(?:does|did|do)\s+(?:it|they|this one|that one|[\w.-]+)\s+"
+            r"(?:perform|score)\b",
             re.IGNORECASE,
         ),
     ),
@@ -666,6 +684,14 @@ _LENGTH_ALONE = re.compile(r"\d+(?:\.\d+)?\s*(?:cm|m|km)\b\W*", re.IGNORECASE)
 _WHY_NOT_SENTENCE = re.compile(
     r"(?:^|(?<=[.?!;]))\s*(?:(?:and|but|so)\s+)?why\s+not\s+[^.?!;]*(?:[?.!;]|$)", re.IGNORECASE
 )
+# 'why is Clay first?', 'compare MAESTRO and AnySat', 'how does DOFA compare?': a question about
+# the answer before, as a sentence after the task's first.
+_ASKED_OF_ANSWER = re.compile(
+    r"(?<=[.?!;])\s*(?:(?:and|but|so|ok(?:ay)?)[,\s]+)?"
+    r"(?:why|compare|comparing|how\s+(?:does|do|did)\b[^.?!;]*\bcompare|what(?:'s|\s+is|\s+are)\s+the\s+"
+    r"differences?)\b[^.?!;]*(?:[?.!;]|$)",
+    re.IGNORECASE,
+)
 _NAME_IT = "name the sensor or imagery (e.g. 'thermal', 'Landsat-8', 'hyperspectral'), or describe a new task"
 # 'what about infrared?', 'and X?': a follow-up naming one thing, to be read as a change.
 _ABOUT_ONE_THING = re.compile(
@@ -678,6 +704,16 @@ _WHY_ALONE = re.compile(
     r"|why\s+is\s+(?:that|it)|explain(?:\s+(?:that|this|why|it))?|how\s+come)\s*[?!.]*",
     re.IGNORECASE,
 )
+
+
+def _without_asked_of_answer(text: str) -> str:
+    """``text`` without the questions about an answer asked after its first sentence ('why is
+    RAMEN ranked lower?'), unless they also change the task ('why not with SAR?' keeps SAR)."""
+
+    def drop(match: re.Match[str]) -> str:
+        return match.group(0) if interpret(match.group(0)).query.filled_fields() else " "
+
+    return " ".join(_ASKED_OF_ANSWER.sub(drop, text).split())
 
 
 def _name_ordinals(text: str, selection: Selection | None) -> tuple[str, str | None]:

@@ -30,7 +30,7 @@ from rsfmd.schema import Alignment, Category, ModelRecord
 from rsfmd.vocab import typical_modalities
 from tools.clarification import questions_for
 from tools.evidence import other_imagery
-from tools.explanation import explain, model_profile, why_ranked
+from tools.explanation import explain, model_profile, why_behind, why_ranked
 from tools.filtering import (
     COMPATIBLE_MODALITIES,
     NOT_IMAGERY,
@@ -784,7 +784,10 @@ class Orchestrator:
                 f"{position + 1} of {len(turn.ranked)} for this task"
             )
             if _WHY.search(turn.text):
-                # 'why is Clay first?': what puts it there, and by how much.
+                # 'why is Clay first?': what puts it there, and by how much; 'why is the second
+                # one ranked lower?': also what puts the model before it first.
+                if position > 0:
+                    note += why_behind(turn.ranked[position], turn.ranked[position - 1])
                 pair = explain(turn.ranked[position : position + 2], turn.query)
                 note += why_ranked(pair[0], pair[1] if len(pair) > 1 else None)
             notes.append(note)
@@ -793,7 +796,12 @@ class Orchestrator:
             head_to_head = ", then ".join(
                 f"{self.resources.by_id[m].model_name} (rank {positions[m] + 1})" for m in order
             )
-            notes.append(f"Of the models you named, the best fit {fit}: {head_to_head}")
+            note = f"Of the models you named, the best fit {fit}: {head_to_head}"
+            if len(order) == 2:
+                # 'compare the top two': where the second falls short of the first.
+                upper, lower = (turn.ranked[positions[m]] for m in order)
+                note += f"; {lower.record.model_name} is" + why_behind(lower, upper).removeprefix(",")
+            notes.append(note)
         return extra
 
     def _selection(self, turn: Turn) -> Selection:

@@ -22,7 +22,14 @@ from agent.resources import get_resources
 from agent.selection import Status
 from agent.settings import Settings
 from agent.systems import ClarificationQuestion
-from rsfmd.datasets import dataset_identity, described_for, evaluated_on, find_dataset, pretrained_on
+from rsfmd.datasets import (
+    bench_application,
+    dataset_identity,
+    described_for,
+    evaluated_on,
+    find_dataset,
+    pretrained_on,
+)
 from rsfmd.loader import load_records
 from tools.clarification import REGIME_OPTIONS, answer_text, typed_labels_answer
 from tools.filtering import DEVICE_BUDGET_TOLERANCE, backbone_violation, pretraining_violation, task_violation
@@ -2501,6 +2508,42 @@ def test_why_not_a_model_is_asked_of_one_answer_and_left_behind_by_a_later_chang
     later = session.ask("what about Bangladesh?")
     assert later.query.region == ["Bangladesh"]
     assert not any(a.startswith("You named DOFA") for a in later.answers + later.assumptions)
+
+
+def test_questions_about_an_answer_say_what_separates_the_models_and_are_left_behind() -> None:
+    session = Session(_settings(), k=3)
+    shown = session.ask("flood mapping in Bangladesh with Sentinel-1, a few hundred labels, one GPU").models
+    lower = session.ask("why is the second one ranked lower?")
+    [note] = [a for a in lower.answers if a.startswith(f"You named {shown[1].name}: ranked 2")]
+    behind = re.search(
+        rf", (\d+\.\d) points behind {re.escape(shown[0].name)}, which scores higher on ", note
+    )
+    assert behind is not None
+    assert abs(float(behind.group(1)) - (shown[0].score - shown[1].score)) <= 0.11  # (scores shown rounded)
+    later = session.ask("only open weights")
+    assert not any(a.startswith("You named") for a in later.answers + later.assumptions)
+    compared = session.ask("compare the top two")
+    first, second = compared.models[0].name, compared.models[1].name
+    assert any(f"; {second} is " in a and f"points behind {first}" in a for a in compared.answers)
+    assert not any(f"points behind {first}" in a for a in session.ask("in India").answers)
+
+
+def test_what_a_model_was_evaluated_on_is_answered_from_its_results() -> None:
+    session = Session(_settings(), k=3)
+    shown = session.ask("ship detection in Sentinel-1 SAR imagery, few labels, one GPU").models
+    asked = session.ask("what datasets was the top model evaluated on?")
+    record = {r.model_id: r for r in load_records()}[shown[0].model_id]
+    assert asked.answers[0].startswith(f"{shown[0].name}: results recorded on ")
+    datasets = {b.dataset for b in record.benchmarks}
+    assert f"on {len(datasets)} datasets" in asked.answers[0]
+    # Results on the task's application come first.
+    listed = asked.answers[0].split(": ", 2)[2]
+    first_row = next(b for b in record.benchmarks if listed.startswith(f"{b.dataset} ("))
+    assert bench_application(first_row) == "ship detection"
+    second = session.ask("which benchmarks does the second one report?")
+    assert second.answers[0].startswith(f"{shown[1].name}: results recorded on ")
+    pretrained = session.ask("how was it pretrained?")
+    assert pretrained.answers[0].startswith(f"{shown[1].name}: pretrained on ")
 
 
 def test_a_gpu_named_by_model_bounds_the_size_by_its_memory() -> None:

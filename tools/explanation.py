@@ -11,8 +11,9 @@ from typing import TYPE_CHECKING
 from agent.query import StructuredQuery
 from agent.selection import EvidenceNumber, Links, RankedModel
 from agent.wording import with_article
+from rsfmd.datasets import bench_application
 from rsfmd.licenses import allows_commercial_use, within_licenses
-from rsfmd.schema import Category, ModelRecord
+from rsfmd.schema import Benchmark, Category, ModelRecord
 from tools.ranking import Candidate, region_fit
 
 if TYPE_CHECKING:
@@ -179,12 +180,54 @@ def model_profile(record: ModelRecord) -> str:
     return f"{head} In RS-FMD: {'; '.join(facts)}."
 
 
-def model_fact(record: ModelRecord, topic: str) -> str:
-    """One fact RS-FMD holds on a model, as a sentence: its size, licence, weights or pretraining
-    data ('is it open source?', 'how big is the first one?'); says so when no source states it."""
+def _results_fact(record: ModelRecord, query: StructuredQuery | None, shown: int = 6) -> str:
+    """The datasets a model reports results on, each with its first result as recorded: those on
+    the task's application first, then on its task type ('what was it evaluated on?')."""
+    name = record.model_name
+    first: dict[str, Benchmark] = {}
+    for bench in record.benchmarks:
+        first.setdefault(bench.dataset, bench)
+    if not first:
+        return f"{name}: RS-FMD records no reported results for it"
+    application = query.application if query is not None else None
+    task = query.task_type if query is not None else None
+
+    def standing(bench: Benchmark) -> int:
+        if application is not None and bench_application(bench) == application:
+            return 0
+        return 1 if task is not None and bench.task_type == task else 2
+
+    ordered = sorted(first.values(), key=standing)  # (stable: record order within each group)
+
+    def said(bench: Benchmark) -> str:
+        setting = f", {bench.setting}" if bench.setting else ""
+        share = f", {bench.sampling_percentage:g}% of labels" if bench.sampling_percentage else ""
+        result = f"{bench.metrics[0]} {bench.metrics_value[0]:g}"
+        return f"{bench.dataset} ({bench.task_type}; {result}{setting}{share})"
+
+    on_application = sum(standing(b) == 0 for b in ordered)
+    on_task = sum(standing(b) == 1 for b in ordered)
+    scope = ""
+    if on_application:
+        scope = f", {on_application} of them on {application}"
+    elif on_task:
+        scope = f", {on_task} of them on {task}"
+    more = len(ordered) - shown
+    tail = f"; and {more} more (all in `remsa db show {record.model_id}`)" if more > 0 else ""
+    listed = "; ".join(said(b) for b in ordered[:shown])
+    count = f"{len(ordered)} dataset{'s' if len(ordered) != 1 else ''}"
+    return f"{name}: results recorded on {count}{scope}: {listed}{tail}"
+
+
+def model_fact(record: ModelRecord, topic: str, query: StructuredQuery | None = None) -> str:
+    """One fact RS-FMD holds on a model, as a sentence: its size, licence, weights, pretraining
+    data or reported results ('is it open source?', 'how big is the first one?', 'what was it
+    evaluated on?', the results on ``query``'s task first); says so when no source states it."""
     name = record.model_name
     if topic == "profile":
         return model_profile(record)
+    if topic == "results":
+        return _results_fact(record, query)
     if topic == "size":
         sizes = _variant_sizes(record)
         if sizes:
@@ -219,6 +262,31 @@ def model_fact(record: ModelRecord, topic: str) -> str:
     if phases:
         return f"{name}: pretrained on {'; then '.join(phases)}"
     return f"{name}: no source in RS-FMD states its pretraining data"
+
+
+def why_behind(model: Candidate, above: Candidate, shown: int = 2) -> str:
+    """What puts ``model`` after ``above``, the model ranked just before it: the gap and the
+    criteria that weigh most in it (', 1.8 points behind Copernicus-FM, which scores higher on
+    generalisability (1.00 against 0.79: evaluated on data from Bangladesh)'), to follow a note
+    naming its rank."""
+    name = above.record.model_name
+    gaps = sorted(
+        (
+            ((leader.score - mine.score) * mine.weight, criterion, leader, mine)
+            for criterion, mine in model.criteria.items()
+            if (leader := above.criteria.get(criterion)) is not None and leader.score > mine.score
+        ),
+        key=lambda gap: -gap[0],
+    )
+    gap = f", {above.score - model.score:.1f} points behind {name}"
+    leads = [
+        f"{_CRITERION_LABEL[criterion]} ({leader.score:.2f} against {mine.score:.2f}"
+        + (f": {leader.evidence[0]}" if leader.evidence else "")
+        + ")"
+        for weight, criterion, leader, mine in gaps[:shown]
+        if weight > 0
+    ]
+    return f"{gap}, which scores higher on {' and '.join(leads)}" if leads else gap
 
 
 def why_ranked(model: RankedModel, after: RankedModel | None) -> str:
