@@ -907,6 +907,14 @@ def _size_note(
         scope += f", take {' and '.join(name for name, _ in groups)}"
     if task:
         scope += f" and handle {task}"
+    if not passing:
+        # 'which of these is the smallest?' when nothing passes: said plainly, not 'none of the 0'.
+        alone = "passes the task's hard constraints"
+        if len(groups) > 1:
+            alone += f", takes {' and '.join(name for name, _ in groups)}"
+        if task:
+            alone += f" and handles {task}"
+        return f"No model to run in RS-FMD {alone}"
     if not sized:
         return f"None of the {len(passing)} models to run that {scope} documents its size"
     unknown = len(passing) - len(sized)

@@ -948,6 +948,10 @@ def test_everyday_task_wording_is_read() -> None:
     urban = interpret("semantic segmentation of aerial imagery for urban planning in Germany").query
     assert urban.application == "land cover mapping"
     assert interpret("building footprints for urban planning").query.application == "building segmentation"
+    # Thermal anomalies are read against temperature, not as hyperspectral target detection.
+    thermal = interpret("thermal anomaly detection with Landsat 8").query
+    assert thermal.application == "land surface temperature estimation"
+    assert interpret("anomaly detection in hyperspectral images").query.application == "target detection"
     # 'areal imagery' is aerial imagery written with a slip that is itself an English word.
     assert interpret("building segmentation from areal imagery at 10 cm").query.sensor == ["Aerial"]
 
