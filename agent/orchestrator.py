@@ -24,7 +24,7 @@ from agent.selection import RankedModel, Selection, SimilarTask, Status, TraceSt
 from agent.settings import Settings
 from agent.systems import ClarificationQuestion
 from agent.wording import with_article
-from rsfmd.datasets import described_for, find_dataset
+from rsfmd.datasets import dataset_identities, dataset_identity, described_for, find_dataset
 from rsfmd.licenses import within_licenses
 from rsfmd.schema import Alignment, Category, ModelRecord
 from rsfmd.vocab import typical_modalities
@@ -142,6 +142,11 @@ _BREADTH_QUESTION = re.compile(
 _EARLIEST_QUESTION = re.compile(
     rf"\b(?:oldest|earliest)(?:[\s-]+released)?{_SIZE_FILLER}\s+{_SIZE_NOUNS}\b|"
     rf"{_WHICH_IS}(?:oldest|earliest)\b|{_ONLY_SUPERLATIVE}(?:oldest|earliest){_SUPERLATIVE_END}",
+    re.IGNORECASE,
+)
+# 'which models were evaluated on BigEarthNet?', 'what models report results on PASTIS?'
+_EVALUATED_QUESTION = re.compile(
+    r"\b(?:evaluated|tested|benchmarked|validated|assessed|results?|reports?|reported|scores?)\b",
     re.IGNORECASE,
 )
 # Not a kind of input data but how it comes: not counted among a model's modalities.
@@ -504,6 +509,7 @@ class Orchestrator:
         query = turn.query
         size = size_question(turn.text) if strict else None
         superlative = catalogue_superlative(turn.text) if strict and not size else None
+        reporting = bool(strict and not size and not superlative and _asks_who_reports(turn))
         catalogue = bool(
             strict
             and not (query.application or query.task_type or turn.named_only)
@@ -511,7 +517,7 @@ class Orchestrator:
             and _CATALOGUE_QUESTION.search(turn.text)
         )
         turn.answer_in_full = set()
-        if size or catalogue or superlative:
+        if size or catalogue or superlative or reporting:
             passing = [
                 r
                 for r in self.resources.records
@@ -522,7 +528,24 @@ class Orchestrator:
                 turn.answer_in_full = {
                     r.model_id for r in passing if r.category != Category.embedding_product
                 }
-            if superlative:
+            if reporting:
+                # 'which models were evaluated on BigEarthNet?': how many report results there,
+                # shown first.
+                named = dataset_identities(query.datasets)
+                reporting_models = [
+                    r for r in passing if any(dataset_identity(b.dataset) in named for b in r.benchmarks)
+                ]
+                turn.answer(
+                    f"{len(reporting_models)} models in RS-FMD that pass the hard constraints of this task "
+                    f"report results on {' or '.join(query.datasets)}; shown are the best placed for the "
+                    "task among them (browse them in the app's Explore tab or with `remsa db list`)"
+                )
+                turn.answer_in_full = {r.model_id for r in reporting_models}
+                present = {c.record.model_id for c in turn.candidates}
+                turn.candidates += [
+                    Candidate(record=r) for r in reporting_models if r.model_id not in present
+                ]
+            elif superlative:
                 # 'which model handles the most modalities?': the models listed are those shown.
                 note, listed = _superlative_note(passing, superlative, query.task_type)
                 turn.answer(note)
@@ -1096,10 +1119,25 @@ def _superlative_note(
     return f"Most {what} {scope}: {names}", listed
 
 
+def _asks_who_reports(turn: Turn) -> bool:
+    """Whether the task asks which models report results on the benchmarks it names ('which models
+    were evaluated on BigEarthNet?')."""
+    text = turn.text
+    return bool(
+        turn.query.datasets
+        and _CATALOGUE_QUESTION.search(text)
+        and _EVALUATED_QUESTION.search(text)
+        and not _ADVICE.search(text)
+    )
+
+
 def _asks_the_catalogue(turn: Turn) -> bool:
     """Whether the task is a question about RS-FMD itself ('which models take EnMAP?', 'the
-    smallest model that takes Sentinel-1'), with something to answer it on: no questions back."""
+    smallest model that takes Sentinel-1', 'which models were evaluated on BigEarthNet?'), with
+    something to answer it on: no questions back."""
     query = turn.query
+    if _asks_who_reports(turn):
+        return True
     terms = _catalogue_terms(query)
     if size_question(turn.text) or catalogue_superlative(turn.text):
         # 'the largest remote sensing foundation model?': with no task either, a size question

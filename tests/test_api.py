@@ -1951,6 +1951,24 @@ def test_the_most_modalities_sensors_and_the_oldest_model_are_answered_from_the_
         assert not any(a.startswith(("Most input", "Most documented", "Earliest")) for a in answers), text
 
 
+def test_which_models_report_results_on_a_benchmark_is_counted_and_those_are_shown() -> None:
+    asked = select_models(
+        "which models were evaluated on BigEarthNet?", k=3, clarify=True, settings=_settings()
+    )
+    assert asked.status == Status.ok  # no questions back
+    [note] = [a for a in asked.answers if "report results on BigEarthNet" in a]
+    reporting = {
+        r.model_id
+        for r in load_records()
+        if any(dataset_identity(b.dataset) == dataset_identity("BigEarthNet") for b in r.benchmarks)
+    }
+    assert note.startswith(f"{len(reporting)} models in RS-FMD")
+    assert {m.model_id for m in asked.models} <= reporting
+    # Asking for advice is a task, not a question about the catalogue.
+    advice = select_models("which model is best on EuroSAT?", k=3, clarify=False, settings=_settings())
+    assert not any("report results on" in a for a in advice.answers)
+
+
 def test_which_one_is_smallest_after_an_answer_keeps_the_task_and_a_later_largest_replaces_it() -> None:
     session = Session(_settings(), clarify=False, k=3)
     session.ask("flood mapping with Sentinel-1, few labels")
