@@ -153,6 +153,7 @@ _EVALUATED_QUESTION = re.compile(
 _NOT_COUNTED = {"Multi-temporal"}
 
 _WHY = re.compile(r"\bwhy\b", re.IGNORECASE)
+_WHY_SENTENCE = re.compile(r"\bwhy\b[^.?!;]*", re.IGNORECASE)
 
 _NO_APPLICATION = "No application of RS-FMD recognised in the task: ranked on general-purpose capability"
 
@@ -532,15 +533,23 @@ class Orchestrator:
                 # 'which models were evaluated on BigEarthNet?': how many report results there,
                 # shown first.
                 named = dataset_identities(query.datasets)
-                reporting_models = [
-                    r for r in passing if any(dataset_identity(b.dataset) in named for b in r.benchmarks)
-                ]
+                on = {
+                    r.model_id: named & {dataset_identity(b.dataset) for b in r.benchmarks} for r in passing
+                }
+                reporting_models = [r for r in passing if on[r.model_id]]
+                on_all = [r for r in reporting_models if on[r.model_id] == named]
+                every = ""
+                if len(named) > 1:
+                    # 'results on BigEarthNet and EuroSAT': those reporting on all are shown first.
+                    every = (
+                        f" ({len(on_all)} of them on {'both' if len(named) == 2 else f'all {len(named)}'})"
+                    )
                 turn.answer(
                     f"{len(reporting_models)} models in RS-FMD that pass the hard constraints of this task "
-                    f"report results on {' or '.join(query.datasets)}; shown are the best placed for the "
-                    "task among them (browse them in the app's Explore tab or with `remsa db list`)"
+                    f"report results on {' or '.join(query.datasets)}{every}; shown are the best placed for "
+                    "the task among them (browse them in the app's Explore tab or with `remsa db list`)"
                 )
-                turn.answer_in_full = {r.model_id for r in reporting_models}
+                turn.answer_in_full = {r.model_id for r in on_all or reporting_models}
                 present = {c.record.model_id for c in turn.candidates}
                 turn.candidates += [
                     Candidate(record=r) for r in reporting_models if r.model_id not in present
@@ -799,8 +808,15 @@ class Orchestrator:
                 )
         ranked_named = [m for m in turn.named_models if m in positions]
         fit = "on general-purpose capability" if turn.named_only else "for this task"
+        subject = None
         if len(ranked_named) == 1 and ranked_named[0] in shown and not turn.named_only:
-            (model_id,) = ranked_named  # 'is DOFA good for hyperspectral?'
+            (subject,) = ranked_named  # 'is DOFA good for hyperspectral?'
+        elif len(ranked_named) > 1 and (asked := _WHY_SENTENCE.findall(turn.text)):
+            # 'DOFA vs CROMA ... why is DOFA first?': the one model the last 'why' names.
+            in_why = [m for m in self.resources.model_names().find(asked[-1]).named if m in positions]
+            subject = in_why[0] if len(in_why) == 1 else None
+        if subject is not None:
+            model_id = subject
             position = positions[model_id]
             note = (
                 f"You named {self.resources.by_id[model_id].model_name}: ranked "
@@ -813,7 +829,10 @@ class Orchestrator:
                     note += why_behind(turn.ranked[position], turn.ranked[position - 1])
                 pair = explain(turn.ranked[position : position + 2], turn.query)
                 note += why_ranked(pair[0], pair[1] if len(pair) > 1 else None)
-            notes.append(note)
+            if len(ranked_named) > 1:
+                notes.insert(0, note)  # the answer to the 'why' asked, before where the others rank
+            else:
+                notes.append(note)
         if len(ranked_named) >= 2:  # 'DOFA vs CROMA': say which of them fits the task better
             order = sorted(ranked_named, key=positions.__getitem__)
             head_to_head = ", then ".join(

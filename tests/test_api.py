@@ -1964,6 +1964,10 @@ def test_which_models_report_results_on_a_benchmark_is_counted_and_those_are_sho
     }
     assert note.startswith(f"{len(reporting)} models in RS-FMD")
     assert {m.model_id for m in asked.models} <= reporting
+    both = select_models("which models have results on BigEarthNet and EuroSAT?", k=3, settings=_settings())
+    assert any(
+        "report results on BigEarthNet or EuroSAT (" in a and " of them on both)" in a for a in both.answers
+    )
     # Asking for advice is a task, not a question about the catalogue.
     advice = select_models("which model is best on EuroSAT?", k=3, clarify=False, settings=_settings())
     assert not any("report results on" in a for a in advice.answers)
@@ -2548,6 +2552,15 @@ def test_questions_about_an_answer_say_what_separates_the_models_and_are_left_be
     first, second = compared.models[0].name, compared.models[1].name
     assert any(f"; {second} is " in a and f"points behind {first}" in a for a in compared.answers)
     assert not any(f"points behind {first}" in a for a in session.ask("in India").answers)
+
+
+def test_why_after_two_models_named_answers_for_the_one_the_why_names() -> None:
+    session = Session(_settings(), k=3)
+    session.ask("DOFA vs CROMA")
+    session.ask("with SAR")
+    asked = session.ask("why is CROMA lower?")
+    assert asked.answers[0].startswith("You named CROMA: ranked ")
+    assert " points behind " in asked.answers[0]
 
 
 def test_what_a_model_was_evaluated_on_is_answered_from_its_results() -> None:
