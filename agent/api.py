@@ -10,7 +10,14 @@ from collections.abc import Mapping
 from agent.errors import ConfigurationError, InputError
 from agent.interpreter import INFRARED_ADVICE, blank_spans, device_spans, find_terms, interpret, regime_spans
 from agent.mentions import DROP, LARGER_WORDS, SMALLER_WORDS, asked_about_name, built_on
-from agent.orchestrator import Orchestrator, Turn, size_question, validate_text, without_size_question
+from agent.orchestrator import (
+    Orchestrator,
+    Turn,
+    catalogue_superlative,
+    size_question,
+    validate_text,
+    without_size_question,
+)
 from agent.query import StructuredQuery
 from agent.resources import Resources, get_resources
 from agent.selection import Selection, Status
@@ -18,7 +25,7 @@ from agent.settings import Settings
 from agent.systems import ClarificationQuestion
 from tools.clarification import answer_text, typed_labels_answer
 from tools.embedding import Encoder
-from tools.explanation import model_fact, why_ranked
+from tools.explanation import model_fact, results_on, why_ranked
 
 log = logging.getLogger(__name__)
 
@@ -287,8 +294,10 @@ class Session:
         shown = self.last_selection.models if self.last_selection is not None else []
         if not topics or not shown or not _QUESTION.search(text):
             return None
-        query = interpret(text).query
-        if query.application or query.task_type:
+        # (read without the model names: 'SARATR-X-v2' names no task)
+        query = interpret(self.resources.model_names().without_names(text)).query
+        on_datasets = query.datasets if topics == ["results"] else []
+        if (query.application or query.task_type) and not on_datasets:
             return None  # 'is it good for flood mapping?': a task to rank it for
         by_id = self.resources.by_id
         names = self.resources.model_names()
@@ -310,7 +319,11 @@ class Session:
             said = f"'{pronoun.group(0)}' read as" if pronoun else "Read as a question about"
             which = "the model named in the message before" if len(before) == 1 else "the first model shown"
             note = f"{said} {by_id[named[0]].model_name}, {which}"
-        lines = [model_fact(by_id[m], topic, previous.query) for topic in topics for m in named]
+        if on_datasets:
+            # 'which of these were evaluated on EuroSAT?': the results there, model by model.
+            lines = [results_on(by_id[m], on_datasets) for m in named]
+        else:
+            lines = [model_fact(by_id[m], topic, previous.query) for topic in topics for m in named]
         if (comparative := _COMPARATIVE.search(text)) and len(named) > 1:
             # 'which is bigger?': the sizes, and which one it is (by its largest variant; by its
             # smallest for 'smaller').
@@ -406,7 +419,12 @@ class Session:
             # alone, are a question of their own.
             return False
         # 'something smaller?', and 'which one is the smallest?' of the task just answered
-        sized = bool(_SMALLER.search(text) or _LARGER.search(text) or size_question(text))
+        sized = bool(
+            _SMALLER.search(text)
+            or _LARGER.search(text)
+            or size_question(text)
+            or catalogue_superlative(text)
+        )
         return bool(alone.filled_fields() or mentions.named or mentions.excluded or sized)
 
     def answer(self, answers: Mapping[str, str], reply: str | None = None) -> Selection:
@@ -534,7 +552,9 @@ _ORDINAL = re.compile(
     r"support|supports|need|needs|use|uses|run|runs|cost|costs|handle|handles)\b)"
     # ... or asked of: 'is the second open source?', 'does the third take SAR?'
     r"|(?:(?<=\bis\s)|(?<=\bwas\s)|(?<=\bdoes\s)|(?<=\bdid\s)|(?<=\bcan\s)|(?<=\bhas\s))the\s+"
-    r"(first|1st|second|2nd|third|3rd|last)\b(?!\s+(?:time|step|stage|phase|place|year|half|round|layer)s?\b)",
+    r"(first|1st|second|2nd|third|3rd|last)\b(?!\s+(?:time|step|stage|phase|place|year|half|round|layer)s?\b)"
+    # ... 'was the top model evaluated on EuroSAT?', 'is the top model open source?'
+    r"|(?:(?<=\bis\s)|(?<=\bwas\s)|(?<=\bdoes\s)|(?<=\bdid\s)|(?<=\bcan\s)|(?<=\bhas\s))the\s+(top)\s+model\b",
     re.IGNORECASE,
 )
 
@@ -629,6 +649,7 @@ _FACT_TOPICS: tuple[tuple[str, re.Pattern[str]], ...] = (
         "results",
         re.compile(
             rf"{_EVALUATED}\s+(?:on|against|with)\b|\b(?:which|what)\s+(?:benchmarks?|results|scores)\b|"
+            r"\b(?:results?|scores?)\s+(?:on|for)\b|"
             r"\bbenchmarks?\s+(?:does|did|do|has|have)\b|\b(?:reported|published)\s+(?:results|scores)\b|"
             r"\bhow\s+(?:well\s+)?(?:does|did|do)\s+(?:it|they|this one|that one|[\w.-]+)\s+"
             r"(?:perform|score)\b",
@@ -686,8 +707,10 @@ _WHY_NOT_SENTENCE = re.compile(
 )
 # 'why is Clay first?', 'compare MAESTRO and AnySat', 'how does DOFA compare?': a question about
 # the answer before, as a sentence after the task's first.
+# A sentence after the text's first.
+_LATER_SENTENCE = re.compile(r"(?<=[.?!;])[^.?!;]+(?:[.?!;]|$)")
 _ASKED_OF_ANSWER = re.compile(
-    r"(?<=[.?!;])\s*(?:(?:and|but|so|ok(?:ay)?)[,\s]+)?"
+    r"\s*(?:(?:and|but|so|ok(?:ay)?)[,\s]+)?"
     r"(?:why|compare|comparing|how\s+(?:does|do|did)\b[^.?!;]*\bcompare|what(?:'s|\s+is|\s+are)\s+the\s+"
     r"differences?)\b[^.?!;]*(?:[?.!;]|$)",
     re.IGNORECASE,
@@ -708,12 +731,15 @@ _WHY_ALONE = re.compile(
 
 def _without_asked_of_answer(text: str) -> str:
     """``text`` without the questions about an answer asked after its first sentence ('why is
-    RAMEN ranked lower?'), unless they also change the task ('why not with SAR?' keeps SAR)."""
+    RAMEN ranked lower?', 'and the oldest one?'), unless they also change the task ('why not with
+    SAR?' keeps SAR)."""
 
     def drop(match: re.Match[str]) -> str:
-        return match.group(0) if interpret(match.group(0)).query.filled_fields() else " "
+        sentence = match.group(0)
+        asked = _ASKED_OF_ANSWER.fullmatch(sentence) or catalogue_superlative(sentence)
+        return " " if asked and not interpret(sentence).query.filled_fields() else sentence
 
-    return " ".join(_ASKED_OF_ANSWER.sub(drop, text).split())
+    return " ".join(_LATER_SENTENCE.sub(drop, text).split())
 
 
 def _name_ordinals(text: str, selection: Selection | None) -> tuple[str, str | None]:

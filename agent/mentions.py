@@ -125,8 +125,16 @@ class ModelNames:
         patterns.sort(key=lambda item: -item[3])  # longest first: 'DOFA-CLIP' before 'DOFA'
         self._patterns = patterns
 
-    def find(self, text: str) -> Mentions:
-        """Model ids named in ``text``; a name read as part of a longer one is not counted twice."""
+    def without_names(self, text: str) -> str:
+        """``text`` with every model name blanked out, of the same length: what else it says
+        ('SARATR-X-v2' names a model, not SAR target recognition)."""
+        for start, end, _ in self._spans(text):
+            text = text[:start] + " " * (end - start) + text[end:]
+        return text
+
+    def _spans(self, text: str) -> list[tuple[int, int, tuple[str, ...]]]:
+        """(start, end, model ids) of every name in ``text``, in order; a name read as part of a
+        longer one is not counted twice."""
         spans: list[tuple[int, int, tuple[str, ...]]] = []
         lowered = text.lower()
         for source, flags, ids, _, probe in self._patterns:
@@ -139,6 +147,11 @@ class ModelNames:
                 if not any(start < e and s < end for s, e, _ in spans):
                     spans.append((start, end, ids))
         spans.sort()
+        return spans
+
+    def find(self, text: str) -> Mentions:
+        """Model ids named in ``text``; a name read as part of a longer one is not counted twice."""
+        spans = self._spans(text)
         mentions = Mentions()
         negated_run = False
         previous_end = 0

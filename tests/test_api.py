@@ -2554,6 +2554,25 @@ def test_questions_about_an_answer_say_what_separates_the_models_and_are_left_be
     assert not any(f"points behind {first}" in a for a in session.ask("in India").answers)
 
 
+def test_results_on_a_benchmark_are_answered_for_the_models_shown_and_the_task_stays() -> None:
+    session = Session(_settings(), k=3)
+    first = session.ask("land cover classification with Sentinel-2 in Africa, few labels, laptop")
+    asked = session.ask("which of these were evaluated on EuroSAT?")
+    assert asked.query == first.query  # no new task
+    records = {r.model_id: r for r in load_records()}
+    for model, line in zip(first.models, asked.answers[0].split("; "), strict=True):
+        on = [b for b in records[model.model_id].benchmarks if dataset_identity(b.dataset) == "EuroSAT"]
+        assert line.startswith(f"{model.name}: ") and ("no result recorded" in line) == (not on)
+    # 'the top model' asked of is the first shown, whatever the message before named.
+    session.ask("was DOFA tested on BigEarthNet?")
+    top = session.ask("what datasets was the top model evaluated on?")
+    assert top.answers[0].startswith(f"{first.models[0].name}: results recorded on ")
+    # 'and the oldest one?' answers once; a later change leaves it behind.
+    oldest = session.ask("what about the oldest one?")
+    assert oldest.answers[0].startswith("Earliest released of the ")
+    assert not any(a.startswith("Earliest") for a in session.ask("only open weights").answers)
+
+
 def test_why_after_two_models_named_answers_for_the_one_the_why_names() -> None:
     session = Session(_settings(), k=3)
     session.ask("DOFA vs CROMA")

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from agent.query import StructuredQuery
 from agent.selection import EvidenceNumber, Links, RankedModel
 from agent.wording import with_article
-from rsfmd.datasets import bench_application
+from rsfmd.datasets import bench_application, dataset_identities, dataset_identity
 from rsfmd.licenses import allows_commercial_use, within_licenses
 from rsfmd.schema import Benchmark, Category, ModelRecord
 from tools.ranking import Candidate, region_fit
@@ -180,6 +180,16 @@ def model_profile(record: ModelRecord) -> str:
     return f"{head} In RS-FMD: {'; '.join(facts)}."
 
 
+def _protocol(bench: Benchmark, *, brackets: bool = False) -> str:
+    """', frozen, 10% of labels' (with ``brackets``, ' (frozen, 10% of labels)'): how a result was
+    obtained, as far as it is recorded."""
+    parts = [bench.setting] if bench.setting else []
+    parts += [f"{bench.sampling_percentage:g}% of labels"] if bench.sampling_percentage else []
+    if not parts:
+        return ""
+    return f" ({', '.join(parts)})" if brackets else f", {', '.join(parts)}"
+
+
 def _results_fact(record: ModelRecord, query: StructuredQuery | None, shown: int = 6) -> str:
     """The datasets a model reports results on, each with its first result as recorded: those on
     the task's application first, then on its task type ('what was it evaluated on?')."""
@@ -200,10 +210,8 @@ def _results_fact(record: ModelRecord, query: StructuredQuery | None, shown: int
     ordered = sorted(first.values(), key=standing)  # (stable: record order within each group)
 
     def said(bench: Benchmark) -> str:
-        setting = f", {bench.setting}" if bench.setting else ""
-        share = f", {bench.sampling_percentage:g}% of labels" if bench.sampling_percentage else ""
         result = f"{bench.metrics[0]} {bench.metrics_value[0]:g}"
-        return f"{bench.dataset} ({bench.task_type}; {result}{setting}{share})"
+        return f"{bench.dataset} ({bench.task_type}; {result}{_protocol(bench)})"
 
     on_application = sum(standing(b) == 0 for b in ordered)
     on_task = sum(standing(b) == 1 for b in ordered)
@@ -217,6 +225,22 @@ def _results_fact(record: ModelRecord, query: StructuredQuery | None, shown: int
     listed = "; ".join(said(b) for b in ordered[:shown])
     count = f"{len(ordered)} dataset{'s' if len(ordered) != 1 else ''}"
     return f"{name}: results recorded on {count}{scope}: {listed}{tail}"
+
+
+def results_on(record: ModelRecord, datasets: list[str]) -> str:
+    """A model's recorded results on the benchmarks named ('was DOFA evaluated on EuroSAT?'), each
+    as recorded, or that it has none there."""
+    named = dataset_identities(datasets)
+    rows = [b for b in record.benchmarks if dataset_identity(b.dataset) in named]
+    where = " or ".join(datasets)
+    if not rows:
+        return f"{record.model_name}: no result recorded on {where}"
+
+    shown = [
+        f"{b.metrics[0]} {b.metrics_value[0]:g} on {b.dataset}{_protocol(b, brackets=True)}" for b in rows[:4]
+    ]
+    more = f" and {len(rows) - 4} more" if len(rows) > 4 else ""
+    return f"{record.model_name}: {', '.join(shown)}{more}"
 
 
 def model_fact(record: ModelRecord, topic: str, query: StructuredQuery | None = None) -> str:
@@ -279,13 +303,15 @@ def why_behind(model: Candidate, above: Candidate, shown: int = 2) -> str:
         key=lambda gap: -gap[0],
     )
     gap = f", {above.score - model.score:.1f} points behind {name}"
-    leads = [
-        f"{_CRITERION_LABEL[criterion]} ({leader.score:.2f} against {mine.score:.2f}"
-        + (f": {leader.evidence[0]}" if leader.evidence else "")
-        + ")"
-        for weight, criterion, leader, mine in gaps[:shown]
-        if weight > 0
-    ]
+    leads = []
+    for weight, criterion, leader, mine in gaps[:shown]:
+        if weight <= 0:
+            continue
+        # What the leader has that this model lacks, where the evidence says ('evaluated on data
+        # from Bangladesh'), rather than what both have.
+        own = [e for e in leader.evidence if e not in mine.evidence] or leader.evidence
+        why = f": {own[0]}" if own else ""
+        leads.append(f"{_CRITERION_LABEL[criterion]} ({leader.score:.2f} against {mine.score:.2f}{why})")
     return f"{gap}, which scores higher on {' and '.join(leads)}" if leads else gap
 
 
