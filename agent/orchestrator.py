@@ -12,6 +12,7 @@ import datetime as dt
 import re
 import time
 import uuid
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -26,8 +27,8 @@ from agent.systems import ClarificationQuestion
 from agent.wording import with_article
 from rsfmd.datasets import dataset_identities, dataset_identity, described_for, find_dataset
 from rsfmd.licenses import within_licenses
-from rsfmd.schema import Alignment, Category, ModelRecord
-from rsfmd.vocab import typical_modalities
+from rsfmd.schema import Alignment, Benchmark, Category, ModelRecord
+from rsfmd.vocab import metric_info, typical_modalities
 from tools.clarification import questions_for
 from tools.evidence import other_imagery
 from tools.explanation import explain, model_profile, why_behind, why_ranked
@@ -147,6 +148,16 @@ _EARLIEST_QUESTION = re.compile(
 # 'which models were evaluated on BigEarthNet?', 'what models report results on PASTIS?'
 _EVALUATED_QUESTION = re.compile(
     r"\b(?:evaluated|tested|benchmarked|validated|assessed|results?|reports?|reported|scores?)\b",
+    re.IGNORECASE,
+)
+# 'which model has the highest mIoU on Sen1Floods11?', 'the state of the art on SSDD': the best
+# results reported on a benchmark named.
+_LEADERBOARD_QUESTION = re.compile(
+    r"\b(?:highest|best|top|strongest|leading|state[\s-]of[\s-]the[\s-]art|sota|leaderboard)\b", re.IGNORECASE
+)
+# ... asked as a question about results, not for advice ('which model is best on EuroSAT?').
+_RESULT_WORDS = re.compile(
+    r"\b(?:scores?|results?|accuracy|performance|leaderboard|sota|state[\s-]of[\s-]the[\s-]art)\b",
     re.IGNORECASE,
 )
 # Not a kind of input data but how it comes: not counted among a model's modalities.
@@ -511,6 +522,7 @@ class Orchestrator:
         size = size_question(turn.text) if strict else None
         superlative = catalogue_superlative(turn.text) if strict and not size else None
         reporting = bool(strict and not size and not superlative and _asks_who_reports(turn))
+        leaderboard = bool(strict and not size and not superlative and _asks_leaderboard(turn))
         catalogue = bool(
             strict
             and not (query.application or query.task_type or turn.named_only)
@@ -518,7 +530,7 @@ class Orchestrator:
             and _CATALOGUE_QUESTION.search(turn.text)
         )
         turn.answer_in_full = set()
-        if size or catalogue or superlative or reporting:
+        if size or catalogue or superlative or reporting or leaderboard:
             passing = [
                 r
                 for r in self.resources.records
@@ -529,7 +541,15 @@ class Orchestrator:
                 turn.answer_in_full = {
                     r.model_id for r in passing if r.category != Category.embedding_product
                 }
-            if reporting:
+            if leaderboard:
+                # 'which model has the highest mIoU on Sen1Floods11?': the best results reported.
+                note, leaders = _leaderboard_note(passing, query)
+                turn.answer(note)
+                if leaders and _about_results(turn):
+                    turn.answer_in_full = {r.model_id for r in leaders}
+                    present = {c.record.model_id for c in turn.candidates}
+                    turn.candidates += [Candidate(record=r) for r in leaders if r.model_id not in present]
+            elif reporting:
                 # 'which models were evaluated on BigEarthNet?': how many report results there,
                 # shown first.
                 named = dataset_identities(query.datasets)
@@ -1138,6 +1158,62 @@ def _superlative_note(
     return f"Most {what} {scope}: {names}", listed
 
 
+def _asks_leaderboard(turn: Turn) -> bool:
+    """Whether the task asks for the best results reported on the one benchmark it names (the
+    results of a suite's several datasets are not comparable with each other)."""
+    return len(dataset_identities(turn.query.datasets)) == 1 and bool(_LEADERBOARD_QUESTION.search(turn.text))
+
+
+def _about_results(turn: Turn) -> bool:
+    """Whether the task asks about results ('the highest mIoU', 'the best scores'), not for advice."""
+    return bool(_RESULT_WORDS.search(turn.text) or turn.query.priority_metrics)
+
+
+def _leaderboard_note(
+    records: list[ModelRecord], query: StructuredQuery, shown: int = 5
+) -> tuple[str, list[ModelRecord]]:
+    """The best result each of ``records`` (those passing the task's hard constraints) reports on
+    the benchmarks the task names, best first, in the metric the task names or else the one most
+    reported there; and the models listed."""
+    named = dataset_identities(query.datasets)
+    rows = [(r, b) for r in records for b in r.benchmarks if dataset_identity(b.dataset) in named]
+    # Results of the task's type: BigEarthNet's retrieval mAP is no classification mAP.
+    rows = [(r, b) for r, b in rows if b.task_type == query.task_type] or rows
+    where = " or ".join(query.datasets)
+    if not rows:
+        return f"No model that passes the task's hard constraints reports a result on {where}", []
+    counts = Counter(m for _, b in rows for m in b.metrics)
+    asked = [m for m in query.priority_metrics if m in counts]
+    metric = asked[0] if asked else counts.most_common(1)[0][0]
+    higher = metric_info(metric).higher_is_better
+    best: dict[str, tuple[float, ModelRecord, Benchmark]] = {}
+    for record, bench in rows:
+        value = bench.values().get(metric)
+        if value is None:
+            continue
+        held = best.get(record.model_id)
+        if held is None or (value > held[0] if higher else value < held[0]):
+            best[record.model_id] = (value, record, bench)
+    ranked = sorted(best.values(), key=lambda item: (-item[0] if higher else item[0], item[1].model_name))
+    listed = ranked[:shown]
+
+    def said(value: float, record: ModelRecord, bench: Benchmark) -> str:
+        how = [bench.dataset] if dataset_identity(bench.dataset) != bench.dataset else []
+        how += [bench.setting] if bench.setting else []
+        how += [f"{bench.sampling_percentage:g}% of labels"] if bench.sampling_percentage else []
+        return f"{record.model_name} {value:g}" + (f" ({', '.join(how)})" if how else "")
+
+    items = ", ".join(said(*item) for item in listed)
+    end = "Highest" if higher else "Lowest"
+    models = f"{len(best)} models that pass" if len(best) > 1 else "1 model that passes"
+    report = "reports" if len(best) == 1 else "report"
+    return (
+        f"{end} reported {metric} on {where} of the {models} the task's hard constraints and "
+        f"{report} it: {items}; as each source reports it, under the protocols shown",
+        [record for _, record, _ in listed],
+    )
+
+
 def _asks_who_reports(turn: Turn) -> bool:
     """Whether the task asks which models report results on the benchmarks it names ('which models
     were evaluated on BigEarthNet?')."""
@@ -1155,7 +1231,7 @@ def _asks_the_catalogue(turn: Turn) -> bool:
     smallest model that takes Sentinel-1', 'which models were evaluated on BigEarthNet?'), with
     something to answer it on: no questions back."""
     query = turn.query
-    if _asks_who_reports(turn):
+    if _asks_who_reports(turn) or (_asks_leaderboard(turn) and _about_results(turn)):
         return True
     terms = _catalogue_terms(query)
     if size_question(turn.text) or catalogue_superlative(turn.text):

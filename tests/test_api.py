@@ -1973,6 +1973,30 @@ def test_which_models_report_results_on_a_benchmark_is_counted_and_those_are_sho
     assert not any("report results on" in a for a in advice.answers)
 
 
+def test_the_best_results_reported_on_a_benchmark_are_listed_best_first() -> None:
+    asked = select_models(
+        "which model has the highest mIoU on Sen1Floods11?", k=3, clarify=True, settings=_settings()
+    )
+    assert asked.status == Status.ok  # a question about results: no questions back
+    [note] = [a for a in asked.answers if a.startswith("Highest reported mIoU on Sen1Floods11 of the ")]
+    items = note.split(": ", 1)[1].split("; as each source")[0]
+    values = [float(v) for v in re.findall(r"(?:^|, )[^,(]+? (\d+(?:\.\d+)?)(?= \(|,|$)", items)]
+    assert values and values == sorted(values, reverse=True)
+    best = max(
+        b.values()["mIoU"]
+        for r in load_records()
+        for b in r.benchmarks
+        if dataset_identity(b.dataset) == "Sen1Floods11"
+        and "mIoU" in b.metrics
+        and b.task_type == "segmentation"
+    )
+    assert values[0] == best
+    assert {m.name for m in asked.models} <= {i.split(" ")[0] for i in re.split(r", (?![^(]*\))", items)}
+    # A lower-is-better metric is listed lowest first.
+    rmse = select_models("leaderboard for BioMassters", k=3, settings=_settings())
+    assert any(a.startswith("Lowest reported RMSE on BioMassters") for a in rmse.answers)
+
+
 def test_which_one_is_smallest_after_an_answer_keeps_the_task_and_a_later_largest_replaces_it() -> None:
     session = Session(_settings(), clarify=False, k=3)
     session.ask("flood mapping with Sentinel-1, few labels")
