@@ -297,7 +297,9 @@ class Session:
         # (read without the model names: 'SARATR-X-v2' names no task)
         query = interpret(self.resources.model_names().without_names(text)).query
         on_datasets = query.datasets if topics == ["results"] else []
-        if (query.application or query.task_type) and not on_datasets:
+        # 'was DOFA evaluated on flood mapping?': its results there, not a task to rank it for.
+        on_application = query.application if topics == ["results"] and not on_datasets else None
+        if (query.application or query.task_type) and not (on_datasets or on_application):
             return None  # 'is it good for flood mapping?': a task to rank it for
         by_id = self.resources.by_id
         names = self.resources.model_names()
@@ -319,9 +321,9 @@ class Session:
             said = f"'{pronoun.group(0)}' read as" if pronoun else "Read as a question about"
             which = "the model named in the message before" if len(before) == 1 else "the first model shown"
             note = f"{said} {by_id[named[0]].model_name}, {which}"
-        if on_datasets:
+        if on_datasets or on_application:
             # 'which of these were evaluated on EuroSAT?': the results there, model by model.
-            lines = [results_on(by_id[m], on_datasets) for m in named]
+            lines = [results_on(by_id[m], on_datasets, on_application) for m in named]
         else:
             lines = [model_fact(by_id[m], topic, previous.query) for topic in topics for m in named]
         if (comparative := _COMPARATIVE.search(text)) and len(named) > 1:

@@ -2587,6 +2587,12 @@ def test_results_on_a_benchmark_are_answered_for_the_models_shown_and_the_task_s
     for model, line in zip(first.models, asked.answers[0].split("; "), strict=True):
         on = [b for b in records[model.model_id].benchmarks if dataset_identity(b.dataset) == "EuroSAT"]
         assert line.startswith(f"{model.name}: ") and ("no result recorded" in line) == (not on)
+    # ... or on an application named: the results there, and still the same task.
+    flood = session.ask("which of these were evaluated on flood mapping?")
+    assert flood.query == first.query
+    for model, line in zip(first.models, flood.answers[0].split("; "), strict=True):
+        on = [b for b in records[model.model_id].benchmarks if bench_application(b) == "flood mapping"]
+        assert line.startswith(f"{model.name}: ") and ("no result recorded" in line) == (not on)
     # 'the top model' asked of is the first shown, whatever the message before named.
     session.ask("was DOFA tested on BigEarthNet?")
     top = session.ask("what datasets was the top model evaluated on?")

@@ -227,12 +227,17 @@ def _results_fact(record: ModelRecord, query: StructuredQuery | None, shown: int
     return f"{name}: results recorded on {count}{scope}: {listed}{tail}"
 
 
-def results_on(record: ModelRecord, datasets: list[str]) -> str:
-    """A model's recorded results on the benchmarks named ('was DOFA evaluated on EuroSAT?'), each
-    as recorded, or that it has none there."""
-    named = dataset_identities(datasets)
-    rows = [b for b in record.benchmarks if dataset_identity(b.dataset) in named]
-    where = " or ".join(datasets)
+def results_on(record: ModelRecord, datasets: list[str], application: str | None = None) -> str:
+    """A model's recorded results on the benchmarks named ('was DOFA evaluated on EuroSAT?') or
+    else on the application named ('... on flood mapping?'), each as recorded, or that it has none
+    there."""
+    if datasets:
+        named = dataset_identities(datasets)
+        rows = [b for b in record.benchmarks if dataset_identity(b.dataset) in named]
+        where = " or ".join(datasets)
+    else:
+        rows = [b for b in record.benchmarks if bench_application(b) == application]
+        where = str(application)
     if not rows:
         return f"{record.model_name}: no result recorded on {where}"
 
