@@ -370,7 +370,11 @@ class Session:
                 questions=list(self._pending),
             )
         selection = self.last_selection.model_copy(deep=True)
-        selection.assumptions = [reply, *[a for a in selection.assumptions if a not in selection.answers]]
+        # (what the message before said its words referred to is no note on this one)
+        kept = [
+            a for a in selection.assumptions if a not in selection.answers and not _REFERENCE_NOTE.search(a)
+        ]
+        selection.assumptions = [reply, *kept]
         selection.answers = [reply]
         return selection
 
@@ -723,6 +727,10 @@ _ABOUT_ONE_THING = re.compile(
     r"(?:(?:and\s+)?(?:what|how)\s+about|and)\s+(?:the\s+|using\s+)?([^?.!,;]{1,40}?)\s*[?.!]*", re.IGNORECASE
 )
 
+# The notes saying which model a message's 'it' or 'the second one' stood for.
+_REFERENCE_NOTE = re.compile(
+    r"(?:, as shown in the answer before|, the first model shown|, the model named in the message before)$"
+)
 # 'why?', 'why that one?', 'explain': a question about the answer just given.
 _WHY_ALONE = re.compile(
     r"(?:(?:but|and|so|ok(?:ay)?)[,\s]+)?(?:why(?:\s+(?:this|that|it|so))?(?:\s+(?:one|model))?"

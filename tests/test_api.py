@@ -2391,6 +2391,9 @@ def test_social_and_off_topic_messages_keep_the_task_and_its_answer() -> None:
     assert weather.query == first.query
     # The next change still builds on the task.
     assert session.ask("what about Bangladesh?").query.region == ["Bangladesh"]
+    # What 'it' stood for in the message before is no note on a 'thanks'.
+    session.ask("is it open source?")
+    assert not any("read as" in a for a in session.ask("thanks").assumptions)
 
 
 def test_a_change_to_an_answered_task_is_answered_at_once() -> None:
