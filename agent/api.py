@@ -233,6 +233,22 @@ class Session:
                 f"'{about.group(1)}' is not read as a sensor, imagery kind, region, constraint or model that "
                 f"RS-FMD knows, so the task stays as it was; {INFRARED_ADVICE if infrared else _NAME_IT}",
             )
+        if (
+            previous is not None
+            and answered
+            and _QUESTION.search(text)
+            and _THESE.search(text)
+            and not interpret(text).query.filled_fields()
+            and not self.resources.model_names().find(text).named
+        ):
+            # 'which one is the most robust?': about the models shown, but nothing RS-FMD holds
+            # answers it; the task and its answer stay rather than an empty task starting.
+            return self._same_task(
+                previous,
+                f"'{text.strip()}' asks about the models shown, but RS-FMD holds nothing to answer it; "
+                "ask about their size, licence, weights, pretraining data or reported results (e.g. "
+                "'which of these has weights?'), or describe a new task",
+            )
         self._shown = count
         self._turn = Turn(text=text, k=count or self.k, clarify=self.clarify)
         self._asked, self._answers = [], {}
@@ -326,6 +342,8 @@ class Session:
             lines = [results_on(by_id[m], on_datasets, on_application) for m in named]
         else:
             lines = [model_fact(by_id[m], topic, previous.query) for topic in topics for m in named]
+        if "usability" in topics:
+            lines.insert(0, "RS-FMD has no measure of ease of use, so here is what each model has released")
         if (comparative := _COMPARATIVE.search(text)) and len(named) > 1:
             # 'which is bigger?': the sizes, and which one it is (by its largest variant; by its
             # smallest for 'smaller').
@@ -647,6 +665,16 @@ _FACT_TOPICS: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"\bhow (?:was|were|is|are) (?:it|they|this one|that one|[\w.-]+) pre-?trained\b|"
             # ... but 'what datasets was it evaluated on?' asks for its results
             rf"\bwhat (?:data|dataset|imagery)s? (?:was|were|is|did|does)\b(?![^.?!]*{_EVALUATED})",
+            re.IGNORECASE,
+        ),
+    ),
+    (
+        # 'which one is easiest to use?': judged by what each model has released
+        "usability",
+        re.compile(
+            r"\b(?:easiest|easy|simplest|simple|straightforward|hardest|hard|difficult)\s+(?:one\s+)?to\s+"
+            r"(?:use|set\s*up|deploy|run|start\s+with|fine-?tune|get\s+started\s+with|adopt)\b|"
+            r"\bready[\s-]to[\s-]use\b|\bout[\s-]of[\s-]the[\s-]box\b|\bplug[\s-]and[\s-]play\b",
             re.IGNORECASE,
         ),
     ),

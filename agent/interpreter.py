@@ -544,7 +544,10 @@ _DEVICES: tuple[tuple[str, str], ...] = (
         r"cpu[\s-]only|no gpu|without (?:a |any )?gpu|"
         r"laptop(?!\s+(?:gpu|rtx|graphics)|"
         r"\s+with\s+(?:a\s+|an\s+)?(?:\w+\s+){0,2}(?:gpu|rtx|geforce|graphics card))|"
-        r"\bcpus?\b|no graphics card|macbook|apple silicon|mac mini",
+        r"\bcpus?\b|no graphics card|macbook|apple silicon|mac mini|"
+        # 'an office PC', 'a normal computer': no GPU to count on
+        r"\boffice (?:pc|computer|desktop|machine)s?\b|"
+        r"\b(?:normal|regular|ordinary|standard|basic|plain) (?:office )?(?:pc|computer|desktop)s?\b",
     ),
     (
         "multi-gpu",

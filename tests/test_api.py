@@ -2606,6 +2606,23 @@ def test_results_on_a_benchmark_are_answered_for_the_models_shown_and_the_task_s
     assert not any(a.startswith("Earliest") for a in session.ask("only open weights").answers)
 
 
+def test_follow_ups_that_name_nothing_new_keep_the_task() -> None:
+    session = Session(_settings(), k=3)
+    first = session.ask("building change detection from 25 cm aerial photos, 2000 labels, office PC")
+    easiest = session.ask("which one is easiest to use?")
+    assert easiest.answers[0].startswith("RS-FMD has no measure of ease of use")
+    assert all(f"; {m.name}: " in easiest.answers[0] for m in first.models)
+    assert easiest.query == first.query
+    trust = session.ask("which of them would you trust?")
+    assert trust.answers[0].endswith("or describe a new task") and trust.query == first.query
+    assert interpret("flood mapping on a normal computer").query.compute.device_class == "cpu"
+    # 'what if we label 200 fields?' changes the labels of the task answered.
+    crops = Session(_settings(), k=3)
+    crops.ask("cropland mapping with Sentinel-2 in Ethiopia, no labels, one GPU")
+    labelled = crops.ask("what if we label 200 fields?")
+    assert labelled.query.data_regime == "few-shot" and labelled.query.region == ["Ethiopia"]
+
+
 def test_why_after_two_models_named_answers_for_the_one_the_why_names() -> None:
     session = Session(_settings(), k=3)
     session.ask("DOFA vs CROMA")

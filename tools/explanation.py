@@ -257,6 +257,17 @@ def model_fact(record: ModelRecord, topic: str, query: StructuredQuery | None = 
         return model_profile(record)
     if topic == "results":
         return _results_fact(record, query)
+    if topic == "usability":
+        # What a user needs to start: weights, code and a licence that allows the use.
+        if record.weights:
+            weights = f"weights at {record.weights}"
+        else:
+            weights = (
+                "no released weights" if record.weights_available is False else "no weights link recorded"
+            )
+        code = f"code at {record.repository}" if record.repository else "no code repository recorded"
+        licence = f"licence {record.license}" if record.license else "licence not stated"
+        return f"{name}: {weights}, {code}, {licence}"
     if topic == "size":
         sizes = _variant_sizes(record)
         if sizes:
