@@ -695,7 +695,7 @@ _QUESTION = re.compile(
     r"\?\s*$|^\W*(?:is|are|does|do|did|has|have|how|what|which|where|can|could|was|were|tell)\b",
     re.IGNORECASE,
 )
-_THESE = re.compile(r"\b(?:these|those|them|they|each|all of them|which one|which of)\b", re.IGNORECASE)
+_THESE = re.compile(r"\b(?:these|those|them|they|each|all of them|which ones?|which of)\b", re.IGNORECASE)
 _WHICH = re.compile(r"\bwhich\b", re.IGNORECASE)
 _COMPARATIVE = re.compile(r"\bwhich\b[^?]*?\b(bigger|larger|heavier|smaller|lighter)\b", re.IGNORECASE)
 _IT_ALONE = re.compile(r"\b(?:it|its|this one|that one|this model|that model)\b", re.IGNORECASE)

@@ -2613,6 +2613,8 @@ def test_follow_ups_that_name_nothing_new_keep_the_task() -> None:
     assert easiest.answers[0].startswith("RS-FMD has no measure of ease of use")
     assert all(f"; {m.name}: " in easiest.answers[0] for m in first.models)
     assert easiest.query == first.query
+    licences = session.ask("which ones have a permissive license?")
+    assert all(f"{m.name}: " in licences.answers[0] for m in first.models)  # all shown, not the first
     trust = session.ask("which of them would you trust?")
     assert trust.answers[0].endswith("or describe a new task") and trust.query == first.query
     assert interpret("flood mapping on a normal computer").query.compute.device_class == "cpu"
