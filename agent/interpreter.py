@@ -25,6 +25,7 @@ from agent.wording import query_language, read_slips
 from rsfmd.backbones import NAMEABLE_FAMILIES, get_backbone_table, spelling_pattern
 from rsfmd.datasets import find_dataset, get_dataset_table, get_suite_table, suite_datasets
 from rsfmd.licenses import LICENSE_FAMILIES, license_family
+from rsfmd.pretext import pretext_methods
 from rsfmd.regions import region_ancestors
 from rsfmd.vocab import (
     get_vocabulary,
@@ -1260,7 +1261,10 @@ _GENERIC = (
     # Nor the kind of model, its size, age or licence ('which vision-language models are under 1B
     # parameters?', 'list all models with an Apache licence').
     "vision language multimodal under below less than fewer parameters params released newest latest "
-    "recent open weights licence license licensed"
+    "recent open weights licence license licensed "
+    # Nor how it was pretrained ('MAE-based models for hyperspectral', 'contrastive SAR models').
+    "based style trained pretrained pretraining learning contrastive masked autoencoder autoencoders "
+    "autoencoding modelling modeling mae mim distillation self dino dinov2 simclr moco byol ibot"
 )
 _GENERIC_WORDS = frozenset(_GENERIC.split())
 
@@ -1857,6 +1861,7 @@ def interpret(
         region=regions,
         datasets=datasets,
         pretrained_on=list(dict.fromkeys(name for name, _, _ in pretraining)),
+        pretext=pretext_methods(written),
         backbones=backbones,
         suites=list(dict.fromkeys(suite for suite, _, _ in suite_spans)),
         domain_keywords=[d for d in domain if d],

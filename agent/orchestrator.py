@@ -1256,5 +1256,6 @@ def _catalogue_terms(query: StructuredQuery) -> bool:
         or query.max_release_year
         or query.any_bands
         or query.pretrained_on
+        or query.pretext
         or query.backbones
     )

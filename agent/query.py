@@ -186,6 +186,13 @@ class StructuredQuery(BaseModel):
         default_factory=list,
         description="Datasets the model must have been pretrained on ('pretrained on SSL4EO-S12'): any.",
     )
+    pretext: list[str] = Field(
+        default_factory=list,
+        description=(
+            "Pretraining methods the model must use ('contrastive learning', 'masked image modelling', "
+            "'self-distillation'): any."
+        ),
+    )
     min_release_year: int | None = Field(default=None, description="Released in this year or later.")
     max_release_year: int | None = Field(default=None, description="Released in this year or earlier.")
     either_modality: bool = Field(
@@ -301,6 +308,8 @@ class StructuredQuery(BaseModel):
             parts.append("backbone: " + " or ".join(self.backbones))
         if self.pretrained_on:
             parts.append("pretrained on " + " or ".join(self.pretrained_on))
+        if self.pretext:
+            parts.append("pretrained by " + " or ".join(self.pretext))
         return parts
 
     def release_years(self) -> str | None:

@@ -31,6 +31,7 @@ from rsfmd.datasets import (
     pretrained_on,
 )
 from rsfmd.loader import load_records
+from rsfmd.pretext import uses_pretext
 from tools.clarification import REGIME_OPTIONS, answer_text, typed_labels_answer
 from tools.filtering import DEVICE_BUDGET_TOLERANCE, backbone_violation, pretraining_violation, task_violation
 from tools.ranking import query_weights
@@ -1995,6 +1996,21 @@ def test_the_best_results_reported_on_a_benchmark_are_listed_best_first() -> Non
     # A lower-is-better metric is listed lowest first.
     rmse = select_models("leaderboard for BioMassters", k=3, settings=_settings())
     assert any(a.startswith("Lowest reported RMSE on BioMassters") for a in rmse.answers)
+
+
+def test_a_pretraining_method_asked_for_keeps_the_models_described_as_using_it() -> None:
+    asked = select_models("contrastive models for SAR and optical", k=3, clarify=False, settings=_settings())
+    assert asked.query.pretext == ["contrastive learning"]
+    records = {r.model_id: r for r in load_records()}
+    assert all(uses_pretext(records[m.model_id], ["contrastive learning"]) for m in asked.models)
+    mae = interpret("MAE-based models for hyperspectral").query
+    assert mae.pretext == ["masked image modelling"] and mae.application is None  # no task guessed
+    # 'MAE' the error metric names no pretraining, nor does 'SatMAE' the model.
+    assert interpret("biomass regression with MAE below 10").query.pretext == []
+    assert interpret("something like SatMAE for crops").query.pretext == []
+    count = select_models("which models use masked image modelling?", k=3, settings=_settings())
+    using = sum(bool(uses_pretext(r, ["masked image modelling"])) for r in records.values())
+    assert any(a.startswith(f"{using} models in RS-FMD pass") for a in count.answers)
 
 
 def test_which_one_is_smallest_after_an_answer_keeps_the_task_and_a_later_largest_replaces_it() -> None:

@@ -12,6 +12,7 @@ from agent.query import StructuredQuery
 from rsfmd.backbones import names_backbone
 from rsfmd.datasets import dataset_identities, dataset_identity, evaluated_on, pretrained_on
 from rsfmd.licenses import allows_commercial_use, within_licenses
+from rsfmd.pretext import pretext_described, uses_pretext
 from rsfmd.schema import Alignment, Category, ModelRecord
 from rsfmd.vocab import get_vocabulary
 
@@ -264,6 +265,17 @@ def band_flexibility_violation(record: ModelRecord, query: StructuredQuery) -> s
     return None
 
 
+def pretext_violation(record: ModelRecord, query: StructuredQuery) -> str | None:
+    """The user asks for a pretraining method ('trained with contrastive learning') and the record's
+    pretraining is described otherwise (or not at all)."""
+    if not query.pretext or uses_pretext(record, query.pretext):
+        return None
+    wanted = " or ".join(query.pretext)
+    if not pretext_described(record):
+        return f"pretraining method not recorded, so not known to be {wanted}"
+    return f"pretraining not described as {wanted}"
+
+
 def pretraining_violation(record: ModelRecord, query: StructuredQuery) -> str | None:
     """The user asks for a model pretrained on given data and the record's pretraining data names
     none of it (or is not recorded)."""
@@ -290,6 +302,7 @@ RULES: dict[str, Callable[[ModelRecord, StructuredQuery], str | None]] = {
     "backbone": backbone_violation,
     "band_flexibility": band_flexibility_violation,
     "pretraining": pretraining_violation,
+    "pretext": pretext_violation,
 }
 
 
