@@ -739,10 +739,10 @@ _LENGTH_ALONE = re.compile(r"\d+(?:\.\d+)?\s*(?:cm|m|km)\b\W*", re.IGNORECASE)
 _WHY_NOT_SENTENCE = re.compile(
     r"(?:^|(?<=[.?!;]))\s*(?:(?:and|but|so)\s+)?why\s+not\s+[^.?!;]*(?:[?.!;]|$)", re.IGNORECASE
 )
-# 'why is Clay first?', 'compare MAESTRO and AnySat', 'how does DOFA compare?': a question about
-# the answer before, as a sentence after the task's first.
 # A sentence after the text's first.
 _LATER_SENTENCE = re.compile(r"(?<=[.?!;])[^.?!;]+(?:[.?!;]|$)")
+# 'why is Clay first?', 'compare MAESTRO and AnySat', 'how does DOFA compare?': a sentence asking
+# about the answer before.
 _ASKED_OF_ANSWER = re.compile(
     r"\s*(?:(?:and|but|so|ok(?:ay)?)[,\s]+)?"
     r"(?:why|compare|comparing|how\s+(?:does|do|did)\b[^.?!;]*\bcompare|what(?:'s|\s+is|\s+are)\s+the\s+"

@@ -31,7 +31,7 @@ from rsfmd.schema import Alignment, Benchmark, Category, ModelRecord
 from rsfmd.vocab import metric_info, typical_modalities
 from tools.clarification import questions_for
 from tools.evidence import other_imagery
-from tools.explanation import explain, model_profile, why_behind, why_ranked
+from tools.explanation import explain, model_profile, protocol_parts, why_behind, why_ranked
 from tools.filtering import (
     COMPATIBLE_MODALITIES,
     NOT_IMAGERY,
@@ -547,8 +547,7 @@ class Orchestrator:
                 turn.answer(note)
                 if leaders and _about_results(turn):
                     turn.answer_in_full = {r.model_id for r in leaders}
-                    present = {c.record.model_id for c in turn.candidates}
-                    turn.candidates += [Candidate(record=r) for r in leaders if r.model_id not in present]
+                    _consider(turn, leaders)
             elif reporting:
                 # 'which models were evaluated on BigEarthNet?': how many report results there,
                 # shown first.
@@ -570,17 +569,13 @@ class Orchestrator:
                     "the task among them (browse them in the app's Explore tab or with `remsa db list`)"
                 )
                 turn.answer_in_full = {r.model_id for r in on_all or reporting_models}
-                present = {c.record.model_id for c in turn.candidates}
-                turn.candidates += [
-                    Candidate(record=r) for r in reporting_models if r.model_id not in present
-                ]
+                _consider(turn, reporting_models)
             elif superlative:
                 # 'which model handles the most modalities?': the models listed are those shown.
                 note, listed = _superlative_note(passing, superlative, query.task_type)
                 turn.answer(note)
                 turn.answer_in_full = {r.model_id for r in listed}
-                present = {c.record.model_id for c in turn.candidates}
-                turn.candidates += [Candidate(record=r) for r in listed if r.model_id not in present]
+                _consider(turn, listed)
             elif size and turn.size_among:
                 # 'which of these is the smallest?': the models shown, then all that pass.
                 by_id = self.resources.by_id
@@ -1111,6 +1106,13 @@ def size_question(text: str) -> Literal["smallest", "largest"] | None:
     return None
 
 
+def _consider(turn: Turn, records: list[ModelRecord]) -> None:
+    """Adds ``records`` to the candidates ranked, those not already among them: the models an answer
+    lists are ranked to be shown, whatever retrieval found."""
+    present = {c.record.model_id for c in turn.candidates}
+    turn.candidates += [Candidate(record=r) for r in records if r.model_id not in present]
+
+
 def catalogue_superlative(text: str) -> Literal["modalities", "sensors", "earliest"] | None:
     """What a question about the catalogue's extremes counts ('the most modalities', 'the most
     sensors', 'the oldest model'), if it is one."""
@@ -1199,8 +1201,7 @@ def _leaderboard_note(
 
     def said(value: float, record: ModelRecord, bench: Benchmark) -> str:
         how = [bench.dataset] if dataset_identity(bench.dataset) != bench.dataset else []
-        how += [bench.setting] if bench.setting else []
-        how += [f"{bench.sampling_percentage:g}% of labels"] if bench.sampling_percentage else []
+        how += protocol_parts(bench)
         return f"{record.model_name} {value:g}" + (f" ({', '.join(how)})" if how else "")
 
     items = ", ".join(said(*item) for item in listed)

@@ -180,11 +180,15 @@ def model_profile(record: ModelRecord) -> str:
     return f"{head} In RS-FMD: {'; '.join(facts)}."
 
 
-def _protocol(bench: Benchmark, *, brackets: bool = False) -> str:
-    """', frozen, 10% of labels' (with ``brackets``, ' (frozen, 10% of labels)'): how a result was
-    obtained, as far as it is recorded."""
+def protocol_parts(bench: Benchmark) -> list[str]:
+    """How a result was obtained, as far as it is recorded: ['frozen', '10% of labels']."""
     parts = [bench.setting] if bench.setting else []
-    parts += [f"{bench.sampling_percentage:g}% of labels"] if bench.sampling_percentage else []
+    return parts + ([f"{bench.sampling_percentage:g}% of labels"] if bench.sampling_percentage else [])
+
+
+def _protocol(bench: Benchmark, *, brackets: bool = False) -> str:
+    """', frozen, 10% of labels' (with ``brackets``, ' (frozen, 10% of labels)')."""
+    parts = protocol_parts(bench)
     if not parts:
         return ""
     return f" ({', '.join(parts)})" if brackets else f", {', '.join(parts)}"
