@@ -29,6 +29,7 @@ from rsfmd.pretext import pretext_methods
 from rsfmd.regions import region_ancestors
 from rsfmd.vocab import (
     get_vocabulary,
+    list_vocabularies,
     metric_info,
     sensor_modality,
     term_key,
@@ -310,6 +311,17 @@ def _overlaps(start: int, end: int, ranges: Sequence[tuple[int, int]]) -> bool:
 def _regex(source: str) -> re.Pattern[str]:
     """``source`` compiled, once per process (``re``'s own cache holds too few for the vocabularies)."""
     return re.compile(source)
+
+
+def compile_patterns() -> int:
+    """Compiles every vocabulary, benchmark-dataset and suite pattern now, and says how many: a
+    long-running app does so while it starts, so that no request pays for a first use."""
+    matchers = [_matcher(name) for name in list_vocabularies()]
+    matchers += [_dataset_matcher(), _dataset_matcher(corpora=True), _suite_matcher()]
+    sources = {term.pattern for terms in matchers for term in terms}
+    for source in sources:
+        _regex(source)
+    return len(sources)
 
 
 def _scan(text: str, patterns: Sequence[_Term]) -> list[tuple[str, int, int]]:

@@ -125,6 +125,12 @@ class ModelNames:
         patterns.sort(key=lambda item: -item[3])  # longest first: 'DOFA-CLIP' before 'DOFA'
         self._patterns = patterns
 
+    def compile(self) -> int:
+        """Compiles every name's pattern now, and says how many (see ``compile_patterns``)."""
+        for source, flags, *_ in self._patterns:
+            _regex(source, flags)
+        return len(self._patterns)
+
     def without_names(self, text: str) -> str:
         """``text`` with every model name blanked out, of the same length: what else it says
         ('SARATR-X-v2' names a model, not SAR target recognition)."""

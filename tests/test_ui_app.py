@@ -304,13 +304,16 @@ def test_chat_question_round_says_what_was_read_on_the_way() -> None:
 
 
 def test_warm_up_builds_what_the_first_request_needs() -> None:
-    from agent.interpreter import _dataset_matcher, _matcher
+    from agent.interpreter import _dataset_matcher, _matcher, _regex, compile_patterns
 
     _dataset_matcher.cache_clear()
     _matcher.cache_clear()
     app_module.warm_up(Settings(memory={"enabled": False}))
     assert _dataset_matcher.cache_info().currsize == 2  # benchmarks; and corpora, for pretraining data
     assert _matcher.cache_info().currsize >= 3  # sensors, modalities, applications at least
+    # ... and their patterns compiled, so that no request pays for a first use
+    compiled = _regex.cache_info().currsize
+    assert compile_patterns() <= compiled == _regex.cache_info().currsize  # nothing left to compile
 
 
 @pytest.mark.slow

@@ -126,12 +126,13 @@ _NOT_LABELLED_THINGS = frozenset(
         "epoch epochs year years month months day days gpu gpus percent",
     )
 )
-_COUNT_OF = re.compile(r"(?:about |around |roughly |~)?\d[\d,.]*\s*k?\s+([a-z]+)", re.IGNORECASE)
+_AMOUNT = r"(?:about |around |roughly |~)?\d[\d,.]*\s*k?"  # '2000', 'about 2k', '~1,500'
+_COUNT_OF = re.compile(rf"{_AMOUNT}\s+([a-z]+)", re.IGNORECASE)
 # 'what if we label 200 fields?', 'if I annotate 500 images', 'suppose we had 2k labels'
 _LABELLING = re.compile(
     r"(?:(?:and\s+|but\s+|so\s+)?(?:what\s+if|if|suppose|say)\s+)?(?:we|i)\s+"
     r"(?:(?:could|can|will|would|do|did)\s+)?(?:label|annotate|labell?ed|annotated|had|have|get|got)\s+"
-    r"((?:about |around |roughly |~)?\d[\d,.]*\s*k?)\s+([a-z]+)\s*\??",
+    rf"({_AMOUNT})\s+([a-z]+)\s*\??",
     re.IGNORECASE,
 )
 _MANY_LABELS = re.compile(r"(?:lots|a lot|many|plenty|tons|loads|thousands|a large amount)", re.IGNORECASE)
@@ -151,16 +152,12 @@ def typed_labels_answer(answer: str) -> str | None:
     if (count := _COUNT_OF.fullmatch(said)) and count.group(1).lower() not in _NOT_LABELLED_THINGS:
         number = said[: count.start(1)].strip()
         return f"I have {number} labelled {count.group(1)}."
-    if (labelling := _LABELLING.fullmatch(said)) and labelling.group(
-        2
-    ).lower() not in _NOT_LABELLED_THINGS - {
-        "label",
-        "labels",
-    }:
-        # 'what if we label 200 fields?': as many labelled as it says ('200 labels' as labelled samples).
+    if labelling := _LABELLING.fullmatch(said):
+        # 'what if we label 200 fields?': as many labelled as it says ('2k labels': labelled samples).
         things = labelling.group(2)
         things = "samples" if things.lower() in {"label", "labels"} else things
-        return f"I have {labelling.group(1).strip()} labelled {things}."
+        if things.lower() not in _NOT_LABELLED_THINGS:
+            return f"I have {labelling.group(1).strip()} labelled {things}."
     if re.fullmatch(r"\d+(?:\.\d+)?\s*%", said):
         return f"{said} of the labels are available."
     if _MANY_LABELS.fullmatch(said):

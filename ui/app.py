@@ -83,7 +83,7 @@ def login(settings: Settings) -> tuple[str, str] | None:
 
 def warm_up(settings: Settings) -> None:
     """Build the shared resources now (errors surface on the first request instead)."""
-    from agent.interpreter import interpret
+    from agent.interpreter import compile_patterns, interpret
     from agent.resources import get_resources
 
     try:
@@ -96,7 +96,9 @@ def warm_up(settings: Settings) -> None:
             "flood mapping with Sentinel-1 on Sen1Floods11, pretrained on SSL4EO-S12",
             resources.encoder.encode,
         )
-        resources.model_names()
+        # Their patterns are compiled on first use; a server compiles them all before it serves.
+        compile_patterns()
+        resources.model_names().compile()
     except (OSError, ValueError) as exc:
         log.warning("warm-up failed; the first request will retry: %s", exc)
 
