@@ -2,14 +2,27 @@
 
 from __future__ import annotations
 
+import argparse
 import sys
 
 from rsfmd.loader import load_database
 
 
 def main(argv: list[str]) -> int:
-    """Validate the files at argv[0] (shipped data by default); exit 1 on any error."""
-    result = load_database(argv[0] if argv else None, strict=False)
+    """Validate the files at PATH (shipped data by default); exit 1 on any error, 2 on a bad path."""
+    parser = argparse.ArgumentParser(
+        prog="python -m rsfmd",
+        description="Validate RS-FMD JSONL files and print every error with file, line and field.",
+    )
+    parser.add_argument(
+        "path", nargs="?", help="a .jsonl file or a folder of them (default: the shipped database)"
+    )
+    args = parser.parse_args(argv)
+    try:
+        result = load_database(args.path, strict=False)
+    except FileNotFoundError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     for error in result.errors:
         print(error)
     print(

@@ -66,6 +66,25 @@ def test_missing_path_says_what_to_give(tmp_path: Path) -> None:
         load_records(tmp_path / "nope.jsonl")
 
 
+def test_module_command_reports_a_missing_path_without_a_traceback(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from rsfmd.__main__ import main
+
+    assert main([str(tmp_path / "nope.jsonl")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: no RS-FMD data at ") and "Traceback" not in err
+
+
+def test_module_command_counts_errors_per_file(
+    fixtures_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from rsfmd.__main__ import main
+
+    assert main([str(fixtures_dir / "broken.jsonl")]) == 1
+    assert "broken.jsonl:" in capsys.readouterr().out
+
+
 def test_shipped_database_is_valid() -> None:
     result = load_database(strict=False)
     assert result.errors == []
