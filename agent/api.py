@@ -109,6 +109,24 @@ class Session:
             # 'why?' in reply to a question: why it is asked; the questions stay open.
             return self._why_asked()
         if self._turn is not None and self._pending:
+            if compared := _compared_first_few(text):
+                # 'compare the top two' in reply to a question: the answer now, with at least that
+                # many models (the count names the models to compare, not how many to show), then
+                # the comparison asked of it, as after any answer.
+                self._turn.clarify = False
+                self._turn.k = max(self._turn.k, compared)
+                # 'compare the top two, with aerial RGB': the rest answers the questions, and only
+                # the comparison is asked of the answer, so that a later change leaves it behind.
+                asked, reply = text, ""
+                if interpret(text).query.filled_fields():
+                    clause = _COMPARE_FIRST_FEW.search(text)
+                    asked = clause.group(0) if clause else text
+                    reply = _COMPARE_FIRST_FEW.sub(" ", text) if clause else text
+                    reply = " ".join(reply.strip(" ,;:").split())
+                    self._answers["reply"] = f"{self._answers.get('reply', '')} {reply}".strip()
+                if self._continue(reply, {q.field for q in self._pending}).models:
+                    return self.ask(asked)
+                return self.last_selection  # type: ignore[return-value]
             if _only_a_count(text) and requested_count(text, None, self.k):
                 # 'top 10' in reply to a question: the answer now, with that many models.
                 self._turn.clarify = False
@@ -347,7 +365,14 @@ class Session:
         if (comparative := _COMPARATIVE.search(text)) and len(named) > 1:
             # 'which is bigger?': the sizes, and which one it is (by its largest variant; by its
             # smallest for 'smaller').
-            larger = comparative.group(1).lower() in {"bigger", "larger", "heavier"}
+            larger = comparative.group(1).lower() in {
+                "bigger",
+                "larger",
+                "heavier",
+                "biggest",
+                "largest",
+                "heaviest",
+            }
             sizes = {
                 m: size
                 for m in named
@@ -639,7 +664,10 @@ _FACT_TOPICS: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"\b(?:what|which)(?:'s| is| are)? (?:the |its |their )?(?:model )?sizes?\b|\bhow many weights\b|"
             # 'which is bigger?', 'which of the two is smaller?'
             r"\bwhich(?: one| of (?:them|these|those|the two))? is "
-            r"(?:bigger|larger|smaller|lighter|heavier)\b",
+            r"(?:bigger|larger|smaller|lighter|heavier)\b|"
+            # 'which of the first three is smallest?', read as 'which of A, B and C is smallest?'
+            r"\bwhich of [^.?!;]*?\band\b[^.?!;]*? is (?:the )?"
+            r"(?:biggest|largest|heaviest|smallest|lightest)\b",
             re.IGNORECASE,
         ),
     ),
@@ -697,7 +725,10 @@ _QUESTION = re.compile(
 )
 _THESE = re.compile(r"\b(?:these|those|them|they|each|all of them|which ones?|which of)\b", re.IGNORECASE)
 _WHICH = re.compile(r"\bwhich\b", re.IGNORECASE)
-_COMPARATIVE = re.compile(r"\bwhich\b[^?]*?\b(bigger|larger|heavier|smaller|lighter)\b", re.IGNORECASE)
+_COMPARATIVE = re.compile(
+    r"\bwhich\b[^?]*?\b(bigger|larger|heavier|smaller|lighter|biggest|largest|heaviest|smallest|lightest)\b",
+    re.IGNORECASE,
+)
 _IT_ALONE = re.compile(r"\b(?:it|its|this one|that one|this model|that model)\b", re.IGNORECASE)
 # ... and a message that is nothing else: 'exclude it', 'not that one, please.'
 _ONLY_PRONOUN = re.compile(
@@ -714,6 +745,23 @@ _FIRST_FEW = re.compile(
     r"\b(?:the\s+)?(?:top|first)\s+(two|three|four|five|[2-5])\b(?:\s+(?:models|ones|options|picks|results))?",
     re.IGNORECASE,
 )
+
+
+# ... and a clause of its own: 'compare the top two', 'the differences between the first three'.
+_COMPARE_FIRST_FEW = re.compile(
+    r"\b(?:compare|comparing|(?:the\s+)?differences?\s+between)\s+(?:the\s+)?(?:top|first)\s+"
+    r"(?:two|three|four|five|[2-5])\b(?:\s+(?:models|ones|options|picks|results))?",
+    re.IGNORECASE,
+)
+
+
+def _compared_first_few(text: str) -> int | None:
+    """How many of the first models 'compare the top two' or 'which of the first three ...' asks
+    about; None when the text asks no such thing."""
+    if not _COMPARE.search(text) or not (match := _FIRST_FEW.search(text)):
+        return None
+    word = match.group(1).lower()
+    return _NUMBER_WORDS.get(word) or int(word)
 
 
 def _answer_to(question: ClarificationQuestion, part: str) -> str | None:

@@ -2579,6 +2579,42 @@ def test_why_not_a_model_is_asked_of_one_answer_and_left_behind_by_a_later_chang
     assert not any(a.startswith("You named DOFA") for a in later.answers + later.assumptions)
 
 
+def test_compare_the_top_two_in_reply_to_a_question_answers_and_compares_without_shrinking_the_answer() -> (
+    None
+):
+    session = Session(_settings(), k=3)
+    asked = session.ask("I want to segment buildings")
+    assert asked.status == Status.needs_clarification
+    compared = session.ask("compare the top two")
+    assert compared.status == Status.ok and compared.top_count() == 3
+    first, second = compared.models[0].name, compared.models[1].name
+    assert (
+        f"'the top two' read as {first} and {second}, as shown in the answer before" in compared.assumptions
+    )
+    assert any(f"; {second} is " in a and f"points behind {first}" in a for a in compared.answers)
+    # A later change keeps three models and leaves the comparison behind.
+    later = session.ask("with Sentinel-2 imagery")
+    assert later.top_count() == 3 and not later.answers
+    # With something for the task as well: that answers the question, and the comparison follows.
+    session = Session(_settings(), k=3)
+    session.ask("I want to segment buildings")
+    mixed = session.ask("compare the top two, with aerial RGB images")
+    assert mixed.top_count() == 3 and "RGB" in mixed.query.modality
+    assert any("points behind" in a for a in mixed.answers)
+    assert not session.ask("in Germany").answers
+
+
+def test_which_of_the_first_three_is_smallest_answers_by_size() -> None:
+    session = Session(_settings(), clarify=False, k=3)
+    shown = session.ask("flood mapping with Sentinel-1, one GPU, few labels").models
+    answer = session.ask("which of the first three is smallest?").answers[0]
+    records = {r.model_id: r for r in load_records()}
+    sizes = {m.name: records[m.model_id].smallest_parameters for m in shown}
+    smallest = min(v for v in sizes.values() if v)
+    assert answer.startswith("Smallest: ") and f"({smallest:g}M" in answer.split(";")[0]
+    assert all(name in answer.split(";")[0] for name, size in sizes.items() if size == smallest)
+
+
 def test_questions_about_an_answer_say_what_separates_the_models_and_are_left_behind() -> None:
     session = Session(_settings(), k=3)
     shown = session.ask("flood mapping in Bangladesh with Sentinel-1, a few hundred labels, one GPU").models
