@@ -222,7 +222,8 @@ def _application(application: str | None, dataset: str, task_type: str) -> str |
                 return format_application
     info = find_dataset(dataset)
     # A different kind of output on the same images (images generated from a classification
-    # dataset's labels, questions about a change-detection pair) says nothing of its usual application.
-    if info is None or (task_type in _OTHER_OUTPUT_TASKS and task_type != info.task_type):
+    # dataset's labels, questions about a change-detection pair, classes of a captioning set's
+    # images) says nothing of its usual application.
+    if info is None or (task_type != info.task_type and _OTHER_OUTPUT_TASKS & {task_type, info.task_type}):
         return None
     return info.application

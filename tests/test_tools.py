@@ -280,6 +280,11 @@ def test_a_datasets_usual_application_is_not_given_to_other_kinds_of_output() ->
     assert bench_application(row("zero-shot classification")) == "land cover classification"
     assert bench_application(row("generation", "metadata-conditioned image generation")) is None
     assert bench_application(row("vqa")) is None
+    # ... nor is a captioning set's application given to classes of its images.
+    captions = {**bench("RSICD", "OA", 88.3, task="zero-shot classification"), "application": None}
+    assert bench_application(Benchmark.model_validate(captions)) is None
+    captioned = {**bench("RSICD", "CIDEr", 290.0, task="captioning"), "application": None}
+    assert bench_application(Benchmark.model_validate(captioned)) == "image captioning"
 
 
 def test_unlabeled_data_prefers_self_supervised_or_ready_made_models() -> None:
