@@ -46,6 +46,7 @@ from tools.ranking import (
     LOW_CONFIDENCE,
     Candidate,
     Prediction,
+    image_pairs_only,
     no_result_on_application,
     overall_confidence,
     score_candidates,
@@ -955,6 +956,7 @@ def _size_note(
         if r.category != Category.embedding_product
         and (task is None or task in r.all_task_types)
         and _takes_all(r, groups)
+        and not image_pairs_only(r, query)  # (a change captioner captions no single image)
     ]
     # Under a size budget ('best under 10M params? ... and the largest?'), the largest variant within it.
     limit = query.compute.parameter_limit() if largest else None

@@ -198,6 +198,7 @@ _VL_FORMATS = (  # (label pattern, the row's task type, application)
         "vqa",
         "visual question answering",
     ),
+    (re.compile(r"\bchange\s+captioning\b", re.IGNORECASE), "captioning", "change captioning"),
     (re.compile(r"\bcaptioning\b", re.IGNORECASE), "captioning", "image captioning"),
     (
         re.compile(r"referring expression comprehension|\bvisual grounding\b", re.IGNORECASE),

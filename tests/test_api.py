@@ -413,7 +413,45 @@ def test_a_count_per_class_is_a_count_of_labels_and_image_pairs_are_multi_tempor
     assert "'20 images per class' read as few labels (fewer than 500 per class)" in result.notes
     assert interpret("land cover classification with 800 images per class").query.data_regime == "full-labels"
     changes = interpret("describe changes between two satellite images in natural language").query
-    assert changes.application == "image captioning" and "Multi-temporal" in changes.modality
+    assert changes.application == "change captioning" and "Multi-temporal" in changes.modality
+
+
+def test_change_captioners_are_told_apart_from_image_captioners() -> None:
+    records = {r.model_id: r for r in load_records()}
+    levir = [b for b in records["ccexpert"].benchmarks if b.dataset == "LEVIR-CC"]
+    assert levir and all(bench_application(b) == "change captioning" for b in levir)
+    pairs = select_models(
+        "describe the changes between two satellite images of the same area",
+        k=3,
+        clarify=False,
+        settings=_settings(),
+    )
+    assert pairs.query.application == "change captioning"
+    assert all(evaluated_on(records[m.model_id], "change captioning") for m in pairs.models)
+    single = select_models("caption aerial images, one GPU", k=5, clarify=False, settings=_settings())
+    assert single.query.application == "image captioning"
+    for m in single.models:
+        record = records[m.model_id]
+        if not evaluated_on(record, "image captioning"):
+            continue
+        assert not any("image pairs" in t for t in m.trade_offs), m.name
+    # A model that captions only image pairs says so when it is shown for single images.
+    compact = select_models(
+        "Caption very high resolution satellite images, no GPU", k=3, clarify=False, settings=_settings()
+    )
+    paired = [
+        m
+        for m in compact.models
+        if any(
+            evaluated_on(records[m.model_id], a) or described_for(records[m.model_id], a)
+            for a in ["change captioning"]
+        )
+        and not evaluated_on(records[m.model_id], "image captioning")
+    ]
+    assert paired and all(
+        "Built for image pairs (change captioning): it needs a before and an after image" in m.trade_offs
+        for m in paired
+    )
 
 
 @pytest.mark.parametrize(

@@ -14,7 +14,7 @@ from agent.wording import with_article
 from rsfmd.datasets import bench_application, dataset_identities, dataset_identity
 from rsfmd.licenses import allows_commercial_use, within_licenses
 from rsfmd.schema import Benchmark, Category, ModelRecord
-from tools.ranking import Candidate, region_fit
+from tools.ranking import Candidate, image_pairs_only, region_fit
 
 if TYPE_CHECKING:
     from agent.selection import Selection
@@ -120,6 +120,8 @@ def _trade_offs(c: Candidate, query: StructuredQuery) -> list[str]:
         out.append(mismatch[0].upper() + mismatch[1:])
     if query.multi_temporal and "Multi-temporal" not in r.modalities and r.temporal_alignment is None:
         out.append("Treats each date separately; temporal modelling must be added on top")
+    if pairs := image_pairs_only(r, query):
+        out.append(f"Built for image pairs ({' and '.join(pairs)}): it needs a before and an after image")
     return out[:5]
 
 

@@ -56,6 +56,9 @@ BASE_WEIGHTS: dict[str, float] = {
 LOW_CONFIDENCE = 0.7
 """Fields a curator marked below this were inferred, not read in a source: weaker evidence."""
 VL_TASKS = frozenset({"captioning", "vqa", "visual grounding", "retrieval", "zero-shot classification"})
+# Applications whose input is an image pair, though their task type is shared with single-image
+# ones: a change captioner writes about a before and an after image, not about one image.
+PAIR_INPUT_APPLICATIONS = frozenset({"change captioning"})
 
 Predict = Callable[[ModelRecord, StructuredQuery], "Prediction | None"]
 
@@ -193,6 +196,8 @@ def application_fit(c: Candidate, query: StructuredQuery, unevidenced: bool = Fa
     if unevidenced and query.application and described_for(r, query.application):
         # 'archaeological sites': DeepAndes reports no result yet, but was built for them.
         return Criterion(0.9, evidence=[f"described as a model for {query.application}, no result recorded"])
+    if pairs := image_pairs_only(r, query):
+        return Criterion(0.55, evidence=[f"{query.task_type} of image pairs only ({', '.join(pairs)})"])
     if query.task_type and query.task_type in tasks:
         return Criterion(0.75, evidence=[f"handles {query.task_type}"])
     if query.task_type and tasks & RELATED_TASKS.get(query.task_type, frozenset()):
@@ -299,6 +304,19 @@ def _modality_fit(c: Candidate, query: StructuredQuery) -> Criterion:
         score = 0.8 * score + (0.2 if temporal else 0.0)
         evidence.append("models time series" if temporal else "single-date input only")
     return Criterion(min(score, 1.0), evidence=evidence)
+
+
+def image_pairs_only(record: ModelRecord, query: StructuredQuery) -> list[str]:
+    """The image-pair applications (change captioning) a model does its task type on, when those
+    are all it does it on and the user's task takes single images; else nothing. Read from its
+    results of that task type, or, with none, from its description."""
+    if not query.task_type or query.multi_temporal or query.application in PAIR_INPUT_APPLICATIONS:
+        return []
+    on_task = [bench_application(b) for b in record.benchmarks if b.task_type == query.task_type]
+    if on_task:
+        pairs = [a for a in on_task if a in PAIR_INPUT_APPLICATIONS]
+        return sorted(set(pairs)) if len(pairs) == len(on_task) else []
+    return sorted(a for a in PAIR_INPUT_APPLICATIONS if described_for(record, a))
 
 
 def _coarser_grid(record: ModelRecord, query: StructuredQuery) -> str | None:
