@@ -31,7 +31,11 @@ _METHODS: dict[str, tuple[re.Pattern[str], re.Pattern[str]]] = {
         ),
     ),
     "self-distillation": (
-        re.compile(r"\bself[\s-]distill\w*|\bdino(?:v2|v3)?\b|\bibot\b|\bbyol\b", re.IGNORECASE),
+        # (models named after it are no method: LAE-DINO, Grounding DINO, DINO-MC, DINO-MM)
+        re.compile(
+            r"\bself[\s-]distill\w*|(?<![\w-])(?<!grounding\s)dino(?:v2|v3)?\b(?!-(?:mc|mm)\b)|\bibot\b|\bbyol\b",
+            re.IGNORECASE,
+        ),
         re.compile(r"distill|\bdino|\bibot|\bbyol|teacher", re.IGNORECASE),
     ),
 }

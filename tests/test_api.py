@@ -2046,9 +2046,39 @@ def test_a_pretraining_method_asked_for_keeps_the_models_described_as_using_it()
     # 'MAE' the error metric names no pretraining, nor does 'SatMAE' the model.
     assert interpret("biomass regression with MAE below 10").query.pretext == []
     assert interpret("something like SatMAE for crops").query.pretext == []
+    # Nor do models named after a method: LAE-DINO, Grounding DINO, DINO-MC ('DINOv2-style' does).
+    for named in ["why not LAE-DINO?", "like Grounding DINO for ships", "DINO-MC for scenes"]:
+        assert interpret(named).query.pretext == [], named
+    assert interpret("a DINOv2-style encoder for Sentinel-2").query.pretext == ["self-distillation"]
     count = select_models("which models use masked image modelling?", k=3, settings=_settings())
     using = sum(bool(uses_pretext(r, ["masked image modelling"])) for r in records.values())
     assert any(a.startswith(f"{using} models in RS-FMD pass") for a in count.answers)
+
+
+def test_open_vocabulary_detection_needs_a_model_that_reads_text() -> None:
+    records = {r.model_id: r for r in load_records()}
+    asked = select_models(
+        "detect arbitrary objects in satellite images from a text description, no training data",
+        k=3,
+        clarify=False,
+        settings=_settings(),
+    )
+    assert asked.query.application == "open-vocabulary detection"
+    assert asked.models and all(
+        evaluated_on(records[m.model_id], asked.query.application) for m in asked.models
+    )
+    closed = records["lemevit"]
+    assert "Text" not in closed.modalities
+    query = interpret("open vocabulary object detection in satellite images").query
+    assert task_violation(closed, query) == "reads no text, which open-vocabulary detection takes"
+    assert task_violation(records["lae-dino"], query) is None
+    # Other phrasings of tasks RS-FMD holds.
+    assert interpret("building polygon extraction from aerial images").query.application == (
+        "building segmentation"
+    )
+    assert (
+        interpret("reasoning segmentation of remote sensing images").query.application == "visual grounding"
+    )
 
 
 def test_which_one_is_smallest_after_an_answer_keeps_the_task_and_a_later_largest_replaces_it() -> None:

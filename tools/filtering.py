@@ -198,6 +198,15 @@ def task_violation(record: ModelRecord, query: StructuredQuery) -> str | None:
     ):
         # Clicks or boxes in, masks out: a segmenter with trained class heads cannot do it.
         return "takes no point or box prompts"
+    if (
+        query.application
+        and get_vocabulary("applications").column(query.application, "domain") == "vision-language"
+        and "Text" not in record.modalities
+        and record.category not in {Category.vision_language, Category.vision_audio}
+        and not evaluated_on(record, query.application)
+    ):
+        # 'open-vocabulary detection': the classes come as text, which a closed-set model cannot read.
+        return f"reads no text, which {query.application} takes"
     return None
 
 

@@ -164,6 +164,15 @@ def application_fit(c: Candidate, query: StructuredQuery, unevidenced: bool = Fa
     )
     if query.task_type in VL_TASKS and r.category not in cross_modal and not shown_on_application:
         return Criterion(0.1, evidence=[f"{query.task_type} needs a vision-language model"], known=True)
+    if (
+        query.application
+        and get_vocabulary("applications").column(query.application, "domain") == "vision-language"
+        and "Text" not in r.modalities
+        and r.category not in cross_modal
+        and not shown_on_application
+    ):
+        # 'open-vocabulary detection': the classes come as text, which a closed-set model cannot read.
+        return Criterion(0.1, evidence=[f"{query.application} needs a model that reads text"], known=True)
     if query.conversational and not r.writes_text:
         # A CLIP-style model answers a question only by choosing among answers it is given.
         return Criterion(0.2, evidence=["writes no free text: it can only pick among given answers"])
