@@ -458,7 +458,7 @@ class Session:
     def _changes_task(self, text: str, previous: Turn) -> bool:
         """Whether ``text`` changes the last task: no application or task of its own, but something
         the task can take (a constraint, data, a region, a model named or ruled out)."""
-        alone = interpret(text).query
+        alone = interpret(self.resources.model_names().without_names(text, keep_datasets=True)).query
         if alone.application or alone.task_type:
             # 'what about crop type mapping instead?': the task changes, its data and constraints stay.
             return bool(_NEW_TASK_INSTEAD.search(text))

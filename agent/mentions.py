@@ -19,7 +19,7 @@ from functools import cache
 
 from wordfreq import zipf_frequency
 
-from rsfmd.datasets import get_dataset_table
+from rsfmd.datasets import find_dataset, get_dataset_table
 from rsfmd.schema import ModelRecord
 from rsfmd.vocab import get_vocabulary, list_vocabularies
 
@@ -131,10 +131,13 @@ class ModelNames:
             _regex(source, flags)
         return len(self._patterns)
 
-    def without_names(self, text: str) -> str:
+    def without_names(self, text: str, *, keep_datasets: bool = False) -> str:
         """``text`` with every model name blanked out, of the same length: what else it says
-        ('SARATR-X-v2' names a model, not SAR target recognition)."""
+        ('SARATR-X-v2' names a model, not SAR target recognition). ``keep_datasets`` keeps a name
+        that is also a dataset's ('pretrained on SSL4EO-S12')."""
         for start, end, _ in self._spans(text):
+            if keep_datasets and find_dataset(text[start:end]) is not None:
+                continue
             text = text[:start] + " " * (end - start) + text[end:]
         return text
 

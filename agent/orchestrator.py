@@ -294,7 +294,10 @@ class Orchestrator:
         if self.llm is not None:
             parsed = self.llm.interpret(turn.text)
             turn.engine = self.llm.engine_name
-        rules = interpret(turn.text, self.resources.encoder.encode)
+        # (read without the models it names: 'why is SARATR-X-v2 first?' asks for no SAR target
+        # recognition, nor 'why not SAR-JEPA?' for SAR; a name that is also a dataset's stays)
+        read = self.resources.model_names().without_names(turn.text, keep_datasets=True)
+        rules = interpret(read, self.resources.encoder.encode)
         # Rules fill what the LLM missed; the LLM's values win where both speak.
         merged = rules.query if parsed is None else rules.query.merged_with(parsed)
         turn.query = turn.query.merged_with(merged)

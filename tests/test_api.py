@@ -2055,6 +2055,26 @@ def test_a_pretraining_method_asked_for_keeps_the_models_described_as_using_it()
     assert any(a.startswith(f"{using} models in RS-FMD pass") for a in count.answers)
 
 
+def test_a_models_name_is_no_task_data_or_region_of_its_own() -> None:
+    session = Session(_settings(), clarify=False, k=3)
+    first = session.ask("ship detection with Sentinel-1 in the ocean, no labels, CPU")
+    assert first.query.application == "ship detection"
+    why = session.ask(f"why is {first.models[0].name} ranked first?")
+    assert why.query.application == "ship detection" and why.query.sensor == first.query.sensor
+    named = session.ask("compare it with SARATR-X")  # SAR ATR is in its name, not in the task
+    assert named.query.application == "ship detection"
+    # Nor does 'why not SAR-JEPA?' ask for SAR, or 'Arctic RSFM' for the Arctic; a name that is
+    # also a dataset's still names the data ('pretrained on SSL4EO-S12').
+    session = Session(_settings(), clarify=False, k=3)
+    session.ask("land cover classification with Sentinel-2, one GPU, few labels")
+    assert "SAR" not in session.ask("why not SAR-JEPA?").query.modality
+    assert not session.ask("what about Arctic RSFM?").query.region
+    pretrained = select_models(
+        "land cover classification pretrained on SSL4EO-S12", k=3, clarify=False, settings=_settings()
+    )
+    assert pretrained.query.pretrained_on == ["SSL4EO-S12"]
+
+
 def test_open_vocabulary_detection_needs_a_model_that_reads_text() -> None:
     records = {r.model_id: r for r in load_records()}
     asked = select_models(
