@@ -59,7 +59,7 @@ CASES = [
         "Zero-shot scene classification of aerial RGB images, I have no labels",
         "A1",
         {"RGB"},
-        {"remoteclip", "georsclip", "skyclip"},
+        {"remoteclip", "georsclip", "skyclip", "git-rsclip", "rs-m-clip", "farslip"},
         category=Category.vision_language,
     ),
     Case(

@@ -2450,6 +2450,15 @@ def test_budget_label_and_licence_wordings_and_x_band_sar_sensors() -> None:
 
     assert {"TerraSAR-X", "ICEYE", "Capella"} <= sensor_family("ICEYE")
     assert "Sentinel-1" not in sensor_family("ICEYE")
+    # Google Earth imagery mixes satellite and aerial photographs: DOTA- and DIOR-trained models
+    # serve aerial images, as a closely related sensor.
+    assert "Google Earth" in sensor_family("Aerial") and "Aerial" in sensor_family("Google Earth")
+    assert "Sentinel-2" not in sensor_family("Aerial")
+    detect = select_models("detect swimming pools in aerial images", k=5, clarify=False, settings=_settings())
+    assert any(
+        "Google Earth, a closely related sensor" in " ".join(m.reasons) and "Aerial" not in m.sensors
+        for m in detect.models
+    )
 
 
 def test_a_model_to_resemble_is_a_reference_not_an_answer() -> None:
@@ -2502,7 +2511,7 @@ def test_social_and_off_topic_messages_keep_the_task_and_its_answer() -> None:
 
 def test_a_change_to_an_answered_task_is_answered_at_once() -> None:
     session = Session(_settings(), k=3)
-    captions = session.ask("image captioning for aerial photos")
+    captions = session.ask("image captioning for aerial photos, one GPU, a few hundred labelled images")
     assert captions.status == Status.ok
     cpu = session.ask("something that runs on CPU")
     assert cpu.status != Status.needs_clarification and cpu.models and not cpu.questions

@@ -35,7 +35,8 @@ SENSOR_FAMILIES: tuple[frozenset[str], ...] = (
     frozenset({"Gaofen-1", "Gaofen-2", "Gaofen-6"}),
     # X-band SAR at metre and finer resolution, single or dual polarisation.
     frozenset({"TerraSAR-X", "COSMO-SkyMed", "ICEYE", "Capella", "Umbra"}),
-    frozenset({"Aerial", "NAIP", "UAV"}),
+    # Google Earth's very high resolution imagery mixes satellite and aerial photographs.
+    frozenset({"Aerial", "NAIP", "UAV", "Google Earth"}),
     frozenset({"AVIRIS", "Airborne hyperspectral"}),
     # Spaceborne imaging spectrometers covering 400-2500 nm at 30-60 m (DESIS stops at 1000 nm).
     frozenset({"Hyperion", "Gaofen-5", "EnMAP", "PRISMA", "EMIT"}),
