@@ -365,14 +365,7 @@ class Session:
         if (comparative := _COMPARATIVE.search(text)) and len(named) > 1:
             # 'which is bigger?': the sizes, and which one it is (by its largest variant; by its
             # smallest for 'smaller').
-            larger = comparative.group(1).lower() in {
-                "bigger",
-                "larger",
-                "heavier",
-                "biggest",
-                "largest",
-                "heaviest",
-            }
+            larger = comparative.group(1).lower().startswith(("big", "larg", "heav"))
             sizes = {
                 m: size
                 for m in named

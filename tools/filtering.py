@@ -199,16 +199,21 @@ def task_violation(record: ModelRecord, query: StructuredQuery) -> str | None:
     ):
         # Clicks or boxes in, masks out: a segmenter with trained class heads cannot do it.
         return "takes no point or box prompts"
-    if (
+    if reads_no_text_for(record, query):
+        return f"reads no text, which {query.application} takes"
+    return None
+
+
+def reads_no_text_for(record: ModelRecord, query: StructuredQuery) -> bool:
+    """Whether the user's application takes text (a vision-language one: 'open-vocabulary
+    detection' takes its classes as text) and the model reads none, with no result on it."""
+    return bool(
         query.application
         and get_vocabulary("applications").column(query.application, "domain") == "vision-language"
         and "Text" not in record.modalities
         and record.category not in {Category.vision_language, Category.vision_audio}
         and not evaluated_on(record, query.application)
-    ):
-        # 'open-vocabulary detection': the classes come as text, which a closed-set model cannot read.
-        return f"reads no text, which {query.application} takes"
-    return None
+    )
 
 
 def license_violation(record: ModelRecord, query: StructuredQuery) -> str | None:

@@ -42,7 +42,13 @@ from tools.evidence import (
     same_imagery,
     setting_class,
 )
-from tools.filtering import COMPATIBLE_MODALITIES, requested_imagery, requested_modalities, sensor_family
+from tools.filtering import (
+    COMPATIBLE_MODALITIES,
+    reads_no_text_for,
+    requested_imagery,
+    requested_modalities,
+    sensor_family,
+)
 
 BASE_WEIGHTS: dict[str, float] = {
     "application": 0.25,
@@ -164,13 +170,7 @@ def application_fit(c: Candidate, query: StructuredQuery, unevidenced: bool = Fa
     )
     if query.task_type in VL_TASKS and r.category not in cross_modal and not shown_on_application:
         return Criterion(0.1, evidence=[f"{query.task_type} needs a vision-language model"], known=True)
-    if (
-        query.application
-        and get_vocabulary("applications").column(query.application, "domain") == "vision-language"
-        and "Text" not in r.modalities
-        and r.category not in cross_modal
-        and not shown_on_application
-    ):
+    if reads_no_text_for(r, query):
         # 'open-vocabulary detection': the classes come as text, which a closed-set model cannot read.
         return Criterion(0.1, evidence=[f"{query.application} needs a model that reads text"], known=True)
     if query.conversational and not r.writes_text:
