@@ -206,7 +206,7 @@ def application_fit(c: Candidate, query: StructuredQuery, unevidenced: bool = Fa
         # 'archaeological sites': DeepAndes reports no result yet, but was built for them.
         return Criterion(0.9, evidence=[f"described as a model for {query.application}, no result recorded"])
     if pairs := image_pairs_only(r, query):
-        return Criterion(0.55, evidence=[f"{query.task_type} of image pairs only ({', '.join(pairs)})"])
+        return Criterion(0.3, evidence=[f"{query.task_type} of image pairs only ({', '.join(pairs)})"])
     if query.task_type and query.task_type in tasks:
         return Criterion(0.75, evidence=[f"handles {query.task_type}"])
     if query.task_type and tasks & RELATED_TASKS.get(query.task_type, frozenset()):
