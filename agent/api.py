@@ -638,6 +638,9 @@ _WHY_ASKED = {
     "region": "your region weighs models by their pretraining coverage and evaluations there",
 }
 _EVALUATED = r"\b(?:evaluated|tested|benchmarked|validated|assessed)"
+# Words comparing models by size: 'which is bigger?', 'which of A, B and C is smallest?'
+_COMPARATIVES = "bigger|larger|smaller|lighter|heavier"
+_SUPERLATIVES = "biggest|largest|heaviest|smallest|lightest"
 # Questions about a model shown or named, answered from its record: (topic, pattern).
 _FACT_TOPICS: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
@@ -656,11 +659,9 @@ _FACT_TOPICS: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"\bnumber of parameters\b|"
             r"\b(?:what|which)(?:'s| is| are)? (?:the |its |their )?(?:model )?sizes?\b|\bhow many weights\b|"
             # 'which is bigger?', 'which of the two is smaller?'
-            r"\bwhich(?: one| of (?:them|these|those|the two))? is "
-            r"(?:bigger|larger|smaller|lighter|heavier)\b|"
+            rf"\bwhich(?: one| of (?:them|these|those|the two))? is (?:{_COMPARATIVES})\b|"
             # 'which of the first three is smallest?', read as 'which of A, B and C is smallest?'
-            r"\bwhich of [^.?!;]*?\band\b[^.?!;]*? is (?:the )?"
-            r"(?:biggest|largest|heaviest|smallest|lightest)\b",
+            rf"\bwhich of [^.?!;]*?\band\b[^.?!;]*? is (?:the )?(?:{_SUPERLATIVES})\b",
             re.IGNORECASE,
         ),
     ),
@@ -718,10 +719,7 @@ _QUESTION = re.compile(
 )
 _THESE = re.compile(r"\b(?:these|those|them|they|each|all of them|which ones?|which of)\b", re.IGNORECASE)
 _WHICH = re.compile(r"\bwhich\b", re.IGNORECASE)
-_COMPARATIVE = re.compile(
-    r"\bwhich\b[^?]*?\b(bigger|larger|heavier|smaller|lighter|biggest|largest|heaviest|smallest|lightest)\b",
-    re.IGNORECASE,
-)
+_COMPARATIVE = re.compile(rf"\bwhich\b[^?]*?\b({_COMPARATIVES}|{_SUPERLATIVES})\b", re.IGNORECASE)
 _IT_ALONE = re.compile(r"\b(?:it|its|this one|that one|this model|that model)\b", re.IGNORECASE)
 # ... and a message that is nothing else: 'exclude it', 'not that one, please.'
 _ONLY_PRONOUN = re.compile(
@@ -742,10 +740,14 @@ _FIRST_FEW = re.compile(
 
 # ... and a clause of its own: 'compare the top two', 'the differences between the first three'.
 _COMPARE_FIRST_FEW = re.compile(
-    r"\b(?:compare|comparing|(?:the\s+)?differences?\s+between)\s+(?:the\s+)?(?:top|first)\s+"
-    r"(?:two|three|four|five|[2-5])\b(?:\s+(?:models|ones|options|picks|results))?",
-    re.IGNORECASE,
+    rf"\b(?:compare|comparing|(?:the\s+)?differences?\s+between)\s+{_FIRST_FEW.pattern}", re.IGNORECASE
 )
+
+
+def _first_few_count(match: re.Match[str]) -> int:
+    """How many models a ``_FIRST_FEW`` match counts ('the top two': 2)."""
+    word = match.group(1).lower()
+    return _NUMBER_WORDS.get(word) or int(word)
 
 
 def _compared_first_few(text: str) -> int | None:
@@ -753,8 +755,7 @@ def _compared_first_few(text: str) -> int | None:
     about; None when the text asks no such thing."""
     if not _COMPARE.search(text) or not (match := _FIRST_FEW.search(text)):
         return None
-    word = match.group(1).lower()
-    return _NUMBER_WORDS.get(word) or int(word)
+    return _first_few_count(match)
 
 
 def _answer_to(question: ClarificationQuestion, part: str) -> str | None:
@@ -831,8 +832,7 @@ def _name_ordinals(text: str, selection: Selection | None) -> tuple[str, str | N
     names: list[tuple[str, str]] = []
 
     def first_few(match: re.Match[str]) -> str:
-        word = match.group(1).lower()
-        count = _NUMBER_WORDS.get(word) or int(word)
+        count = _first_few_count(match)
         models = [m for m in shown if m.rank <= count]
         if len(models) < 2:
             return match.group(0)
