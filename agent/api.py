@@ -42,9 +42,16 @@ class Session:
         encoder: Encoder | None = None,
         llm: object | None = None,
         memory: object | None = None,
-        use_memory: bool = True,
+        user: str | None = None,
     ) -> None:
+        """``user``: whose task memory to read and write. Without it (and without REMSA_USER_ID) no
+        memory is used and every answer depends on the text alone. ``memory``: a store to use
+        instead of the configured one (it still needs a user)."""
         self.settings = settings or Settings()
+        if user is not None:
+            if not isinstance(user, str) or not user.strip():
+                raise InputError(f"user={user!r}: give a non-empty user id, or leave it out to use no memory")
+            self.settings = self.settings.model_copy(update={"user_id": user.strip()})
         if k is not None and (isinstance(k, bool) or not isinstance(k, int) or k < 1):
             raise InputError(f"k={k!r}: give how many models to return, a whole number of at least 1")
         self.k = k or self.settings.top_k
@@ -52,7 +59,6 @@ class Session:
         self._encoder = encoder
         self._llm = llm
         self._memory = memory
-        self._use_memory = use_memory
         self.memory_error: str | None = None
         self._turn: Turn | None = None
         self._shown: int | None = None  # how many models the text asked to see, for this task
@@ -76,10 +82,30 @@ class Session:
 
     def _orchestrator(self) -> Orchestrator:
         llm = self._llm if self._llm is not None else _configured_llm(self.settings)
-        memory = self._memory
-        if memory is None and self._use_memory and self.settings.memory.enabled:
+        memory = self._memory if self.remembers else None
+        if memory is None and self.remembers:
             memory = self._open_memory()
         return Orchestrator(self.settings, self.resources, llm=llm, memory=memory)
+
+    @property
+    def remembers(self) -> bool:
+        """Whether this session reads and writes task memory: memory on and a user given."""
+        return self.settings.memory.enabled and self.settings.user_id is not None
+
+    def accept(self, *suggestion_ids: str) -> Selection:
+        """Accept suggestions from the user's earlier tasks (ids of ``Selection.suggestions``) and
+        answer the same task again with them applied."""
+        turn, selection = self._turn, self.last_selection
+        if turn is None or selection is None or not selection.suggestions:
+            raise InputError("No suggestion from earlier tasks is on offer: ask about a task first.")
+        try:
+            turn.memory.accept(list(suggestion_ids))
+        except ValueError as exc:
+            raise InputError(
+                f"{exc}. Accept one of those, e.g. accept('{selection.suggestions[0].id}')."
+            ) from None
+        turn.questions, turn.status, turn.trace = [], Status.ok, []
+        return self._run()
 
     def _open_memory(self) -> object | None:
         try:
@@ -556,13 +582,19 @@ class Session:
         self._asked.extend(selection.questions)
         self.history.append(selection)
         self.last_selection = selection
-        if selection.status != Status.needs_clarification and orchestrator.memory is not None:
+        stored = selection.status not in (Status.needs_clarification, Status.not_understood)
+        if stored and orchestrator.memory is not None:
             _remember(orchestrator.memory, self.settings, selection, self._asked, self._answers)
         return selection
 
     def feedback(self, model_id: str, vote: str, comment: str | None = None) -> None:
         """Store an up or down vote for a recommended model in task memory."""
         selection = self.last_selection
+        if not self.remembers or self.settings.user_id is None:
+            raise ConfigurationError(
+                "Feedback is stored in task memory, which this session does not use: give a user id "
+                "(Session(user=...), remsa ask --user or REMSA_USER_ID) to remember votes."
+            )
         memory = self._memory if self._memory is not None else self._open_memory()
         if selection is None or memory is None or selection.interaction_id is None:
             raise ConfigurationError("Feedback needs an answered task and task memory switched on.")
@@ -1020,7 +1052,7 @@ def _remember(
 
     interaction = Interaction(
         interaction_id=selection.interaction_id or "",
-        user_id=settings.user_id,
+        user_id=settings.user_id or "",
         query_text=selection.query_text,
         structured_query=selection.query.model_dump(mode="json"),
         questions=[q.model_dump() for q in asked],
@@ -1043,13 +1075,16 @@ def select_models(
     answers: Mapping[str, str] | None = None,
     settings: Settings | None = None,
     encoder: Encoder | None = None,
+    user: str | None = None,
 ) -> Selection:
     """Recommend up to ``k`` foundation models for a free-text task.
 
     With ``clarify=False`` it always answers with its best ``k`` and the assumptions it made.
     ``answers`` (field -> answer) pre-answers clarification questions in one round.
+    ``user`` reads and writes that user's task memory; without it the answer depends on the text
+    alone (earlier tasks are offered as ``suggestions`` only, never applied unasked).
     """
-    session = Session(settings, k=k, clarify=clarify, encoder=encoder)
+    session = Session(settings, k=k, clarify=clarify, encoder=encoder, user=user)
     selection = session.ask(query)
     if answers and selection.status == Status.needs_clarification:
         selection = session.answer(answers)

@@ -3,12 +3,18 @@
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from typing import Any
 
 from agent.errors import RemsaError
 from agent.selection import Selection, Status
 from agent.settings import Settings
+
+# `remsa ask --json` exits with this code when the text holds nothing to read as a task.
+NOT_UNDERSTOOD_EXIT = 3
+# In `remsa chat`: 'accept region' or 'accept region, ratings' applies suggestions of earlier tasks.
+_ACCEPT = re.compile(r"accept\s+([\w.]+(?:\s*,\s*[\w.]+)*)", re.IGNORECASE)
 
 
 def register(subparsers: Any) -> None:
@@ -20,14 +26,23 @@ def register(subparsers: Any) -> None:
     )
     ask.add_argument("--json", action="store_true", help="Print one JSON object (the Selection).")
     ask.add_argument("--no-clarify", action="store_true", help="Never ask back; answer with assumptions.")
-    ask.add_argument("--no-memory", action="store_true", help="Neither read nor write task memory.")
-    ask.add_argument("--user", help="User id for task memory (default: REMSA_USER_ID).")
+    ask.add_argument(
+        "--user", help="Read and write this user's task memory (default: REMSA_USER_ID; unset: no memory)."
+    )
+    ask.add_argument("--no-memory", action="store_true", help="No task memory, even with REMSA_USER_ID.")
+    ask.add_argument(
+        "--accept",
+        metavar="IDS",
+        default="",
+        help="Apply these suggestions of your earlier tasks (comma-separated ids, e.g. region,ratings; "
+        "'all' for every one offered). Without it they are listed, never applied.",
+    )
     ask.set_defaults(handler=_ask)
 
     chat = subparsers.add_parser("chat", help="Multi-turn conversation in the terminal.")
     chat.add_argument("--k", type=_positive_int, default=None, help="How many models per answer.")
-    chat.add_argument("--user", help="User id for task memory.")
-    chat.add_argument("--no-memory", action="store_true", help="Neither read nor write task memory.")
+    chat.add_argument("--user", help="Read and write this user's task memory (default: REMSA_USER_ID).")
+    chat.add_argument("--no-memory", action="store_true", help="No task memory, even with REMSA_USER_ID.")
     chat.set_defaults(handler=_chat)
 
     index = subparsers.add_parser("index", help="Build the retrieval index (record embeddings) now.")
@@ -40,6 +55,8 @@ def _settings(args: argparse.Namespace) -> Settings:
     updates: dict[str, Any] = {}
     if args.user:
         updates["user_id"] = args.user
+    if args.no_memory:
+        updates["user_id"] = None
     if args.k is not None:
         updates["top_k"] = args.k
     return settings.model_copy(update=updates) if updates else settings
@@ -63,8 +80,11 @@ def _ask(args: argparse.Namespace) -> int:
 
     try:
         settings = _settings(args)
-        session = Session(settings, clarify=not args.no_clarify, use_memory=not args.no_memory)
+        session = Session(settings, clarify=not args.no_clarify)
         selection = session.ask(args.query)
+        accept = _accepted_ids(args.accept, selection)
+        if accept:
+            selection = session.accept(*accept)
     except (RemsaError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
@@ -77,12 +97,22 @@ def _ask(args: argparse.Namespace) -> int:
                 "\nAdd these details to your query and ask again, answer them one by one in "
                 "`remsa chat`, or add --no-clarify for an answer built on stated assumptions."
             )
-    return 0
+    return NOT_UNDERSTOOD_EXIT if selection.status == Status.not_understood else 0
+
+
+def _accepted_ids(option: str, selection: Selection) -> list[str]:
+    """The suggestion ids ``--accept`` names ('all': every one offered)."""
+    ids = [i.strip() for i in option.split(",") if i.strip()]
+    if ids == ["all"]:
+        return [s.id for s in selection.suggestions]
+    return ids
 
 
 def render_text(selection: Selection) -> str:
     """Terminal rendering of a Selection."""
     lines: list[str] = []
+    if selection.status == Status.not_understood:
+        return "\n".join(selection.assumptions)
     if selection.status == Status.needs_clarification:
         understood = selection.understood()
         if understood:
@@ -95,7 +125,21 @@ def render_text(selection: Selection) -> str:
         return "\n".join(lines)
     lines.append(selection.to_markdown().rstrip())
     lines.append(f"(engine: {selection.engine}; overall confidence {selection.overall_confidence:.2f})")
+    lines.extend(_memory_lines(selection))
     return "\n".join(lines)
+
+
+def _memory_lines(selection: Selection) -> list[str]:
+    """Earlier tasks and their suggestions, under their own heading; never applied unasked."""
+    lines: list[str] = []
+    if selection.similar_tasks:
+        lines.append("\nFrom your earlier tasks:")
+        lines.extend(f"  - {t.query_text!r} (similarity {t.similarity:.2f})" for t in selection.similar_tasks)
+    offered = [s for s in selection.suggestions if not s.accepted]
+    if offered:
+        lines.append("Suggested by them (not applied; add --accept ID, or 'accept ID' in the chat):")
+        lines.extend(f"  - {s.id}: {s.label} ({s.reason})" for s in offered)
+    return lines
 
 
 def _index(args: argparse.Namespace) -> int:
@@ -133,7 +177,7 @@ def _chat(args: argparse.Namespace) -> int:
     from agent.api import Session
 
     settings = _settings(args)
-    session = Session(settings, use_memory=not args.no_memory)
+    session = Session(settings)
     print(
         "Describe your remote-sensing task (empty line, 'quit' or Ctrl-D to quit; 'new' starts a new task;\n"
         "after an answer, 'only open weights' or 'what about Bangladesh?' changes the task just answered)."
@@ -146,10 +190,14 @@ def _chat(args: argparse.Namespace) -> int:
         if not text or text.lower() in {"quit", "exit", "q", ":q"}:
             break
         if text.lower() == "new":
-            session = Session(settings, use_memory=not args.no_memory)
+            session = Session(settings)
             continue
         try:
-            selection = session.ask(text)
+            accept = _ACCEPT.fullmatch(text)
+            if accept and session.last_selection is not None:
+                selection = session.accept(*_accepted_ids(accept.group(1), session.last_selection))
+            else:
+                selection = session.ask(text)
         except (RemsaError, ValueError) as exc:
             print(f"error: {exc}")
             continue

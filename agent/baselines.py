@@ -41,7 +41,7 @@ class RemsaSystem(_System):
     def select(self, query: str, k: int, user: UserSimulator | None = None) -> SystemPick:
         """Run a session, answering up to three rounds of questions."""
         start = time.perf_counter()
-        session = Session(self.settings, k=k, clarify=user is not None, use_memory=False)
+        session = Session(self.settings.model_copy(update={"user_id": None}), k=k, clarify=user is not None)
         selection = session.ask(query)
         rounds = 0
         while selection.status == Status.needs_clarification and user is not None:

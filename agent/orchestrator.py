@@ -19,9 +19,10 @@ from typing import Any, Literal
 
 from agent.errors import InputError
 from agent.interpreter import interpret
+from agent.memory_offers import MemoryOffers
 from agent.query import StructuredQuery
 from agent.resources import Resources
-from agent.selection import RankedModel, Selection, SimilarTask, Status, TraceStep
+from agent.selection import MemorySuggestion, RankedModel, Selection, SimilarTask, Status, TraceStep
 from agent.settings import Settings
 from agent.systems import ClarificationQuestion
 from agent.wording import with_article
@@ -168,6 +169,11 @@ _WHY = re.compile(r"\bwhy\b", re.IGNORECASE)
 _WHY_SENTENCE = re.compile(r"\bwhy\b[^.?!;]*", re.IGNORECASE)
 
 _NO_APPLICATION = "No application of RS-FMD recognised in the task: ranked on general-purpose capability"
+NOT_UNDERSTOOD = (
+    "Nothing in this text reads as a remote-sensing task, so no model is ranked. Describe what to map, "
+    "detect or measure, which imagery you have (sensor or modality), how many labels, and where it "
+    "must run, e.g. 'flood mapping with Sentinel-1, few labels, CPU laptop'"
+)
 
 StateName = Literal["interpret", "check", "retrieve", "filter", "rank", "clarify", "explain", "done"]
 
@@ -207,6 +213,8 @@ class Turn:
     confidence: float = 0.0
     trace: list[TraceStep] = field(default_factory=list)
     similar: list[SimilarTask] = field(default_factory=list)
+    memory: MemoryOffers = field(default_factory=MemoryOffers)  # what earlier tasks offer, what was accepted
+    suggestions: list[MemorySuggestion] = field(default_factory=list)
     memory_deltas: dict[str, float] = field(default_factory=dict)
     engine: str = "offline"
     llm_fallbacks: list[str] = field(default_factory=list)  # LLM steps the offline engine did this run
@@ -378,6 +386,14 @@ class Orchestrator:
             turn.notes.append(note)
 
     def _check(self, turn: Turn) -> StateName:
+        nothing_read = not (turn.query.filled_fields() or turn.named_models or turn.references)
+        if nothing_read and not (turn.clarify or turn.size_reference):
+            # Nonsense or another subject, and no asking back: say what to describe rather than
+            # rank at confidence 0 (with clarification on, the questions ask for it).
+            turn.status = Status.not_understood
+            turn.notes.append(NOT_UNDERSTOOD)
+            self._note(turn, "nothing read: not understood")
+            return "done"
         scope = SCOPE_NOTES.get(turn.query.application or "")
         if scope and scope not in turn.notes:
             turn.notes.append(scope)
@@ -739,15 +755,11 @@ class Orchestrator:
         return predict
 
     def _apply_memory(self, turn: Turn) -> None:
-        if self.memory is None:
+        """Offer what the user's earlier tasks suggest; apply only what the user accepted."""
+        if self.memory is None or self.settings.user_id is None:
             return
+        from agent import memory_offers as offers
         from agent.memory import MemoryUnavailableError
-        from agent.memory_rules import (
-            apply_to_query,
-            describe_past_task,
-            feedback_adjustments,
-            suggest_assumptions,
-        )
 
         try:
             past = self.memory.similar(
@@ -760,25 +772,19 @@ class Orchestrator:
             turn.notes.append(f"Task memory unavailable ({exc}); answered without it")
             self.memory = None
             return
-        if not past:
-            return
-        assumptions = suggest_assumptions(turn.query, past)
-        turn.query = apply_to_query(turn.query, assumptions)
-        turn.notes.extend(
-            f"From your past tasks: {a.reason} (say otherwise to override)" for a in assumptions
+        past = offers.earlier_tasks(past, turn.text)
+        offers.update_offers(turn.memory, turn.query, past)
+        turn.query, notes = offers.apply_accepted(turn.memory, turn.query)
+        turn.notes.extend(notes)
+        turn.memory_deltas = offers.accepted_deltas(turn.memory)
+        turn.similar = offers.similar_tasks(past)
+        names = {
+            m: self.resources.by_id[m].model_name for m in turn.memory.ratings if m in self.resources.by_id
+        }
+        turn.suggestions = offers.suggestions(turn.memory, names)
+        self._note(
+            turn, f"{len(past)} similar earlier task(s), {len(turn.suggestions)} suggestion(s) offered"
         )
-        turn.memory_deltas = feedback_adjustments(past)
-        turn.notes.extend(f"Similar past task: {describe_past_task(p)}" for p in past[:2])
-        turn.similar = [
-            SimilarTask(
-                query_text=p.interaction.query_text,
-                similarity=round(p.similarity, 3),
-                recommended=p.interaction.recommended,
-                feedback={m: f.vote for m, f in p.interaction.feedback.items()},
-            )
-            for p in past
-        ]
-        self._note(turn, f"{len(past)} similar past task(s) from memory")
 
     def _ranked_without_sensor(self, turn: Turn, model_id: str) -> Candidate | None:
         """A named model that breaks the sensor constraint and nothing else, scored for the task
@@ -914,6 +920,7 @@ class Orchestrator:
             clarification_rounds=turn.rounds,
             engine=engine,
             similar_tasks=turn.similar,
+            suggestions=turn.suggestions,
             trace=turn.trace,
             database_version=self.resources.database_version,
             interaction_id=uuid.uuid4().hex,

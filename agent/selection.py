@@ -17,6 +17,7 @@ class Status(StrEnum):
     closest_match = "closest_match"
     needs_clarification = "needs_clarification"
     no_match = "no_match"
+    not_understood = "not_understood"
 
 
 class Links(BaseModel):
@@ -75,6 +76,15 @@ class SimilarTask(BaseModel):
     feedback: dict[str, str] = Field(default_factory=dict)
 
 
+class MemorySuggestion(BaseModel):
+    """A constraint the user's earlier tasks suggest; it shapes an answer only once accepted."""
+
+    id: str = Field(description="What to pass to Session.accept (or remsa ask --accept).")
+    label: str = Field(description="Short text for a chip, e.g. 'Region: Bangladesh'.")
+    reason: str = Field(description="Why it is suggested, from the earlier tasks.")
+    accepted: bool = Field(default=False, description="Applied to this answer at the user's request.")
+
+
 class Selection(BaseModel):
     """The agent's answer to one request."""
 
@@ -92,7 +102,13 @@ class Selection(BaseModel):
     overall_confidence: float = Field(default=0.0, ge=0, le=1)
     clarification_rounds: int = Field(default=0, ge=0)
     engine: str = Field(default="offline", description="offline, or the LLM provider and model.")
-    similar_tasks: list[SimilarTask] = Field(default_factory=list)
+    similar_tasks: list[SimilarTask] = Field(
+        default_factory=list, description="The user's earlier tasks that resemble this one (never this text)."
+    )
+    suggestions: list[MemorySuggestion] = Field(
+        default_factory=list,
+        description="What the earlier tasks suggest adding; none of it is applied unless accepted.",
+    )
     trace: list[TraceStep] = Field(default_factory=list)
     database_version: str = ""
     interaction_id: str | None = None

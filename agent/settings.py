@@ -91,7 +91,12 @@ class MemorySettings(_Section):
     host: str = Field(default="127.0.0.1", description="Chroma server host (chroma-server backend).")
     port: int = Field(default=8000, ge=1, le=65535, description="Chroma server port.")
     top_k: int = Field(default=3, ge=1, le=20, description="Similar past tasks used per request.")
-    min_similarity: float = Field(default=0.55, ge=-1, le=1, description="Ignore less similar tasks.")
+    min_similarity: float = Field(
+        default=0.55,
+        ge=-1,
+        le=1,
+        description="Earlier tasks less similar than this are neither shown nor used.",
+    )
 
 
 class CapabilitiesSettings(_Section):
@@ -131,7 +136,14 @@ class Settings(BaseSettings):
 
     data_dir: Path = Field(default_factory=default_data_dir, description="Caches and task memory.")
     top_k: int = Field(default=3, ge=1, le=20, description="Models recommended per answer.")
-    user_id: str = Field(default="default", min_length=1, description="User id for task memory.")
+    user_id: str | None = Field(
+        default=None,
+        min_length=1,
+        description=(
+            "Whose task memory select_models, Session and remsa ask read and write; unset, they use "
+            "none and every answer depends on the text alone (the app gives each visitor their own)."
+        ),
+    )
     database: DatabaseSettings = Field(default_factory=DatabaseSettings)
     retrieval: RetrievalSettings = Field(default_factory=RetrievalSettings)
     orchestrator: OrchestratorSettings = Field(default_factory=OrchestratorSettings)

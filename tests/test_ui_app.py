@@ -261,7 +261,10 @@ def test_feedback_is_stored_in_task_memory_when_memory_is_on() -> None:
         assert conv.selection is not None and conv.selection.models
         message = give_feedback(conv, 1, "down", "too big")
         assert message.startswith("Thanks")
-        stored = open_store(session_settings(base, 2, True, None)).export(base.user_id)
+        assert conv.session is not None
+        visitor = conv.session.settings.user_id  # no login: this browser's own anonymous id
+        assert visitor is not None and visitor.startswith("visitor-")
+        stored = open_store(session_settings(base, 2, True, visitor)).export(visitor)
         model_id = conv.selection.models[0].model_id
         assert any(i.feedback.get(model_id) for i in stored)
     finally:

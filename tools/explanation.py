@@ -405,4 +405,12 @@ def selection_markdown(selection: Selection) -> str:
     if assumptions:
         lines.append("**Assumptions:**")
         lines.extend(f"- {a}" for a in assumptions)
+    if selection.similar_tasks or selection.suggestions:
+        lines.append("")
+        lines.append("**From your earlier tasks:**")
+        lines.extend(f"- {t.query_text} (similarity {t.similarity:.2f})" for t in selection.similar_tasks)
+        lines.extend(
+            f"- Suggested{' and accepted' if s.accepted else ', not applied'}: {s.label} ({s.reason})"
+            for s in selection.suggestions
+        )
     return "\n".join(lines).strip() + "\n"

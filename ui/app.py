@@ -34,7 +34,7 @@ log = logging.getLogger(__name__)
 
 def select_api(settings: Settings, query: str, k: int = 3) -> dict[str, Any]:
     """One stateless answer (no clarification round, no task memory) as Selection JSON."""
-    session = Session(settings, k=max(1, min(int(k), 20)), clarify=False, use_memory=False)
+    session = Session(settings.model_copy(update={"user_id": None}), k=max(1, min(int(k), 20)), clarify=False)
     return session.ask(query).model_dump(mode="json")
 
 

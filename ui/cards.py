@@ -25,6 +25,10 @@ _STATUS_NOTES: dict[Status, str] = {
         "(relaxed constraints are named on each card)."
     ),
     Status.no_match: "No model in RS-FMD matches this task. Try loosening a constraint.",
+    Status.not_understood: (
+        "Nothing here reads as a remote-sensing task: say what to map or detect, which imagery, "
+        "how many labels and where it must run."
+    ),
 }
 
 
@@ -154,12 +158,37 @@ def selection_html(selection: Selection) -> str:
         parts.append(
             f'<div class="remsa-assumptions"><p class="remsa-h">Assumptions made</p><ul>{items}</ul></div>'
         )
+    parts.append(earlier_tasks_html(selection))
     if selection.models:
         parts.append(
             f'<p class="remsa-muted">Engine: {escape(selection.engine)} · overall confidence '
             f"{selection.overall_confidence:.2f} · database {escape(selection.database_version[:12])}</p>"
         )
     return '<div class="remsa-results">' + "".join(parts) + "</div>"
+
+
+def earlier_tasks_html(selection: Selection) -> str:
+    """The user's similar earlier tasks and what they suggest, apart from the answer's assumptions."""
+    if not (selection.similar_tasks or selection.suggestions):
+        return ""
+    tasks = "".join(
+        f"<li>{escape(t.query_text)} <span class='remsa-muted'>(similarity {t.similarity:.2f})</span></li>"
+        for t in selection.similar_tasks
+    )
+    offered = "".join(
+        f"<li>{'✓ ' if s.accepted else ''}<b>{escape(s.label)}</b>: {escape(s.reason)}"
+        f"{' (applied, as you accepted)' if s.accepted else ''}</li>"
+        for s in selection.suggestions
+    )
+    hint = (
+        '<p class="remsa-muted">Suggestions are not applied unless you click them (left).</p>'
+        if any(not s.accepted for s in selection.suggestions)
+        else ""
+    )
+    return (
+        '<div class="remsa-earlier" id="remsa-earlier"><p class="remsa-h">From your earlier tasks</p>'
+        f"<ul>{tasks}</ul>{'<p>They suggest:</p><ul>' + offered + '</ul>' if offered else ''}{hint}</div>"
+    )
 
 
 def chat_summary(selection: Selection) -> str:
@@ -171,6 +200,8 @@ def chat_summary(selection: Selection) -> str:
         lines.extend(f"- {q.text}" for q in selection.questions)
         lines.append("\nClick a suggested answer below, or type your answer.")
         return "\n".join(lines)
+    if selection.status == Status.not_understood:
+        return "\n".join(selection.assumptions) or _STATUS_NOTES[Status.not_understood]
     if not selection.models:
         return _STATUS_NOTES[Status.no_match]
     top = selection.top_count()

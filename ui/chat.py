@@ -15,8 +15,11 @@ from agent.settings import Settings
 from ui.cards import EMPTY_RESULTS, chat_summary, selection_html
 from ui.conversation import (
     Conversation,
+    accept_suggestion,
+    browser_secret,
     export_files,
     give_feedback,
+    new_visitor_id,
     pick_answer,
     run_with_progress,
     send_picks,
@@ -34,6 +37,8 @@ EXAMPLE_QUERIES: tuple[str, ...] = (
 MAX_QUESTIONS = 3
 MAX_OPTIONS = 8
 MAX_RATED = 10
+MAX_SUGGESTIONS = 5
+BUSY = "⏳ Working on your message; the box is free again when the answer is in."
 PLACEHOLDER = (
     "**Describe your remote-sensing task in plain words.**\n\n"
     "Say what you want to map or detect, which imagery you have (sensor, resolution, time series), "
@@ -83,6 +88,16 @@ class ChatTab:
                         gr.Button(q, size="sm", elem_classes="remsa-example") for q in EXAMPLE_QUERIES
                     ]
                 self.status = gr.Markdown("", elem_id="remsa-status")
+                with gr.Column(visible=False, elem_id="remsa-suggestions") as self.suggest_box:
+                    gr.Markdown(
+                        "**From your earlier tasks**: not applied unless you click one.",
+                        elem_classes="remsa-muted",
+                    )
+                    with gr.Row():
+                        self.suggest_buttons = [
+                            gr.Button(visible=False, size="sm", elem_classes="remsa-suggestion")
+                            for _ in range(MAX_SUGGESTIONS)
+                        ]
                 with gr.Column(visible=False, elem_id="remsa-questions") as self.questions_box:
                     gr.Markdown(
                         "**Click a suggested answer** for each question (or type your own in the box above):"
@@ -139,6 +154,8 @@ class ChatTab:
                     self.comment = gr.Textbox(label="Comment (optional)", lines=1)
                     self.feedback_msg = gr.Markdown(elem_id="remsa-feedback")
         self.state = gr.State(Conversation())
+        # Each browser is its own user without a login: an anonymous id kept in that browser.
+        self.visitor = gr.BrowserState(None, storage_key="remsa-visitor", secret=browser_secret(settings))
         self._wire()
 
     # -- wiring -----------------------------------------------------------------------------------
@@ -150,6 +167,10 @@ class ChatTab:
         return [
             self.chatbot,
             self.query,
+            self.send,
+            self.visitor,
+            self.suggest_box,
+            *self.suggest_buttons,
             self.state,
             self.status,
             self.results,
@@ -167,13 +188,20 @@ class ChatTab:
 
     def _wire(self) -> None:
         common: dict[str, Any] = {"outputs": self.outputs, "show_progress": "hidden"}
-        inputs = [self.query, self.chatbot, self.state, self.k, self.memory]
+        inputs = [self.query, self.chatbot, self.state, self.k, self.memory, self.visitor]
         self.query.submit(self.respond, inputs=inputs, api_visibility="private", **common)
         self.send.click(self.respond, inputs=inputs, api_visibility="private", **common)
         for button in self.examples:
             button.click(
                 self.respond_new,
-                inputs=[button, self.chatbot, self.state, self.k, self.memory],
+                inputs=[button, self.chatbot, self.state, self.k, self.memory, self.visitor],
+                api_visibility="private",
+                **common,
+            )
+        for slot, button in enumerate(self.suggest_buttons):
+            button.click(
+                partial(self.suggestion_clicked, slot),
+                inputs=[self.chatbot, self.state],
                 api_visibility="private",
                 **common,
             )
@@ -209,19 +237,21 @@ class ChatTab:
         conv: Conversation,
         k: float,
         memory_on: bool,
+        visitor: str | None = None,
         request: gr.Request | None = None,
     ) -> Iterator[Updates]:
         """Typed text: answers pending questions or starts a task; streams progress, then the answer."""
-        settings = self._settings(k, memory_on, request)
+        visitor = visitor or new_visitor_id()
+        settings = self._settings(k, memory_on, visitor, request)
         if not (text or "").strip():
             yield {self.status: "Type your task first, e.g. *" + EXAMPLE_QUERIES[0] + "*."}
             return
         try:
             call, shown = start_or_continue(conv, text, settings)
         except RemsaError as exc:
-            yield {self.status: f"**Problem:** {exc}"}
+            yield {self.status: f"**Problem:** {exc}"}  # the box was never locked; the text stays
             return
-        yield from self._turn(conv, list(history or []), shown, call)
+        yield from self._turn(conv, list(history or []), shown, call, visitor)
 
     def respond_new(
         self,
@@ -230,11 +260,12 @@ class ChatTab:
         conv: Conversation,
         k: float,
         memory_on: bool,
+        visitor: str | None = None,
         request: gr.Request | None = None,
     ) -> Iterator[Updates]:
         """An example query: always a new task, even while questions are pending."""
         conv.session = None
-        yield from self.respond(text, history, conv, k, memory_on, request)
+        yield from self.respond(text, history, conv, k, memory_on, visitor, request)
 
     def answer_clicked(
         self,
@@ -244,6 +275,7 @@ class ChatTab:
         conv: Conversation,
         k: float,
         memory_on: bool,
+        visitor: str | None = None,
     ) -> Iterator[Updates]:
         """A suggested answer was clicked: note it; once every question has one, send them together."""
         pending = conv.pending
@@ -275,6 +307,17 @@ class ChatTab:
         call, shown = sent
         yield from self._turn(conv, list(history or []), shown, call)
 
+    def suggestion_clicked(
+        self, slot: int, history: list[dict[str, Any]] | None, conv: Conversation
+    ) -> Iterator[Updates]:
+        """A suggestion of the earlier tasks was clicked: apply it and answer the same task again."""
+        try:
+            call, shown = accept_suggestion(conv, slot)
+        except RemsaError as exc:
+            yield {self.status: f"**Problem:** {exc}"}
+            return
+        yield from self._turn(conv, list(history or []), shown, call)
+
     def send_clicked(self, history: list[dict[str, Any]] | None, conv: Conversation) -> Iterator[Updates]:
         """'Send answers': answer the pending questions with what was clicked so far, in one round."""
         try:
@@ -295,16 +338,36 @@ class ChatTab:
         return updates
 
     # -- helpers ----------------------------------------------------------------------------------
-    def _settings(self, k: float, memory_on: bool, request: gr.Request | None) -> Settings:
+    def _settings(self, k: float, memory_on: bool, visitor: str, request: gr.Request | None) -> Settings:
+        # The login name when there is a login, else this browser's own anonymous id.
         user = getattr(request, "username", None) if request is not None else None
-        return session_settings(self.settings, int(k), memory_on, user)
+        return session_settings(self.settings, int(k), memory_on, user or visitor)
+
+    def _ready(self) -> Updates:
+        """The input box and button usable again."""
+        return {self.query: gr.Textbox(interactive=True), self.send: gr.Button(interactive=True)}
 
     def _turn(
-        self, conv: Conversation, history: list[dict[str, Any]], text: str, call: Any
+        self,
+        conv: Conversation,
+        history: list[dict[str, Any]],
+        text: str,
+        call: Any,
+        visitor: str | None = None,
     ) -> Iterator[Updates]:
         history = [*history, _user(text), _bot("⏳ Interpreting your task…")]
         updates = self._clear_panels(conv)
-        updates.update({self.chatbot: history, self.query: "", self.status: "⏳ Interpreting your task…"})
+        # While the answer is computed the box is locked, visibly, so no message is lost.
+        updates.update(
+            {
+                self.chatbot: history,
+                self.query: gr.Textbox(value="", interactive=False, placeholder=BUSY),
+                self.send: gr.Button(interactive=False),
+                self.status: "⏳ Interpreting your task…",
+            }
+        )
+        if visitor:
+            updates[self.visitor] = visitor
         yield updates
         assert conv.session is not None
         try:
@@ -316,7 +379,12 @@ class ChatTab:
                 yield {self.chatbot: history, self.status: f"⏳ {item}"}
         except RemsaError as exc:
             history[-1] = _bot(f"**Problem:** {exc}")
-            yield {self.chatbot: history, self.status: f"**Problem:** {exc}", self.state: conv}
+            yield {
+                self.chatbot: history,
+                self.status: f"**Problem:** {exc}",
+                self.state: conv,
+                **self._ready(),
+            }
 
     def _answered(self, conv: Conversation, history: list[dict[str, Any]], selection: Selection) -> Updates:
         history[-1] = _bot(chat_summary(selection))
@@ -326,8 +394,14 @@ class ChatTab:
                 self.chatbot: history,
                 self.results: selection_html(selection),
                 self.status: status_line(selection),
+                self.query: gr.Textbox(interactive=True, placeholder=f"e.g. {EXAMPLE_QUERIES[0]}"),
+                self.send: gr.Button(interactive=True),
             }
         )
+        offered = [s for s in selection.suggestions if not s.accepted][:MAX_SUGGESTIONS]
+        updates[self.suggest_box] = gr.Column(visible=bool(offered))
+        for button, suggestion in zip(self.suggest_buttons, offered, strict=False):
+            updates[button] = gr.Button(f"Use: {suggestion.label}", visible=True)
         questions = conv.pending
         updates[self.questions_box] = gr.Column(visible=bool(questions))
         for slot, question in enumerate(questions[:MAX_QUESTIONS]):
@@ -354,6 +428,9 @@ class ChatTab:
             for button in slot:
                 updates[button] = gr.Button(visible=False)
         updates[self.send_answers] = gr.Button(visible=False)
+        updates[self.suggest_box] = gr.Column(visible=False)
+        for button in self.suggest_buttons:
+            updates[button] = gr.Button(visible=False)
         updates[self.export_row] = gr.Row(visible=False)
         updates[self.rate_box] = gr.Accordion(visible=False)
         for row, label, _, _ in self.rate_rows:

@@ -6,7 +6,9 @@ Kept free of Gradio so the chat logic can be tested directly.
 from __future__ import annotations
 
 import json
+import os
 import re
+import secrets
 import tempfile
 import time
 from collections.abc import Callable, Iterator
@@ -60,14 +62,48 @@ class Conversation:
 
 
 def session_settings(base: Settings, k: int, memory_on: bool, user: str | None) -> Settings:
-    """The settings one request runs with: the panel's top-k and memory switch, the login as user id."""
-    update: dict[str, object] = {
-        "top_k": int(k),
-        "memory": base.memory.model_copy(update={"enabled": bool(memory_on)}),
-    }
-    if user:
-        update["user_id"] = user
-    return base.model_copy(update=update)
+    """The settings one request runs with: the panel's top-k and memory switch, and the person's own
+    user id (the login name, or this browser's anonymous id); no id, no memory."""
+    return base.model_copy(
+        update={
+            "top_k": int(k),
+            "memory": base.memory.model_copy(update={"enabled": bool(memory_on) and base.memory.enabled}),
+            "user_id": user or None,
+        }
+    )
+
+
+def new_visitor_id() -> str:
+    """An anonymous id for a browser without a login, kept in that browser only."""
+    return "visitor-" + secrets.token_hex(16)
+
+
+def browser_secret(settings: Settings) -> str:
+    """The key that encrypts visitor ids in browsers, kept in the data folder so that a returning
+    browser is recognised after a restart of the app."""
+    path = settings.data_dir / "ui-browser-secret"
+    try:
+        return path.read_text(encoding="utf-8").strip()
+    except FileNotFoundError:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        secret = secrets.token_urlsafe(24)
+        try:
+            descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        except FileExistsError:  # another process wrote it first
+            return path.read_text(encoding="utf-8").strip()
+        with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
+            handle.write(secret)
+        return secret
+
+
+def accept_suggestion(conv: Conversation, slot: int) -> Turn:
+    """The turn that applies the suggestion of earlier tasks shown at ``slot`` and answers again."""
+    sel = conv.selection
+    offered = [s for s in sel.suggestions if not s.accepted] if sel else []
+    if conv.session is None or not 0 <= slot < len(offered):
+        raise RemsaError("That suggestion is no longer on offer: ask about a task first.")
+    session, chosen = conv.session, offered[slot]
+    return (lambda: session.accept(chosen.id)), f"Use from my earlier tasks: {chosen.label}"
 
 
 def progress_label(session: Session) -> str:
