@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from agent.memory import MemoryAssumption, PastTask
-from agent.memory_rules import apply_to_query, feedback_adjustments, suggest_assumptions
+from agent.memory_rules import DEVICE_PHRASES, apply_to_query, feedback_adjustments, suggest_assumptions
 from agent.query import StructuredQuery
 from agent.selection import MemorySuggestion, SimilarTask
 
@@ -81,7 +81,7 @@ def suggestions(offers: MemoryOffers, names: dict[str, str]) -> list[MemorySugge
     out = [
         MemorySuggestion(
             id=f,
-            label=f"{_LABELS.get(f, f)}: {_value_text(a.value)}",
+            label=f"{_LABELS.get(f, f)}: {DEVICE_PHRASES.get(_value_text(a.value), _value_text(a.value))}",
             reason=a.reason,
             accepted=f in offers.accepted,
         )

@@ -30,7 +30,7 @@ ASSUMPTION_FIELDS: tuple[str, ...] = (
     "data_regime",
 )
 _LIST_FIELDS = ("region", "sensor")
-_DEVICE_PHRASES = {
+DEVICE_PHRASES = {
     "edge": "an edge device",
     "cpu": "a CPU-only machine",
     "single-gpu": "a single GPU",
@@ -99,7 +99,7 @@ def suggest_assumptions(query: StructuredQuery, past: Sequence[PastTask]) -> lis
         device = _recurring([q.compute.device_class for q in history], need)
         if device is not None:
             value, support = device
-            phrase = _DEVICE_PHRASES.get(value, value)
+            phrase = DEVICE_PHRASES.get(value, value)
             out.append(
                 MemoryAssumption(
                     field="compute.device_class",

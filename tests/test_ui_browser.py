@@ -233,3 +233,107 @@ def test_capabilities_map_draws_and_tabulates_a_model(page: Any, shots: Path) ->
     page.wait_for_function("document.querySelector('#capmap-message')?.innerText.includes('models and')")
     page.locator("#capmap-plot img, #capmap-plot svg").first.wait_for()
     page.screenshot(path=str(shots / "07_capabilities_map.png"), full_page=True)
+
+
+# -- task memory in the app: each browser is its own user ----------------------------------------
+SECRET_TASK = (
+    "Flood mapping in Bangladesh with Sentinel-1 SAR for Acme Hydro Ltd (confidential project Zephyr), "
+    "few labels, CPU laptop"
+)
+SIMILAR_TASKS = (
+    "Flood extent mapping for Bangladesh from Sentinel-1, only a few labels, CPU only",
+    "Mapping monsoon floods in Bangladesh with Sentinel-1 radar, few labelled scenes, no GPU",
+)
+
+
+@pytest.fixture(scope="module")
+def memory_app_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The app with task memory on (one process-wide store), as a shared deployment runs it."""
+    _require_browser()
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("REMSA_MEMORY__ENABLED", "true")
+        mp.setenv("REMSA_MEMORY__BACKEND", "in-memory")
+        mp.setenv("REMSA_DATA_DIR", str(tmp_path_factory.mktemp("remsa-ui-memory")))
+        from agent.settings import Settings
+        from ui.app import build_app, launch_app
+
+        settings = Settings()
+        demo = build_app(settings)
+        port = _free_port()
+        launch_app(demo, settings, host="127.0.0.1", port=port, share=False, prevent_thread_lock=True)
+        try:
+            yield f"http://127.0.0.1:{port}/"
+        finally:
+            demo.close()
+            gc.collect()
+
+
+def _visit(browser: Any, url: str, state: Any = None) -> tuple[Any, Any]:
+    context = browser.new_context(viewport={"width": 1400, "height": 1000}, storage_state=state)
+    page = context.new_page()
+    page.set_default_timeout(STEP_MS)
+    page.goto(url)
+    page.get_by_test_id("textbox").first.wait_for()
+    return context, page
+
+
+def _answered(page: Any, count: int) -> None:
+    """Wait until the chat holds ``count`` finished answers."""
+    page.wait_for_function(
+        f"[...document.querySelectorAll('[data-testid=\"bot\"]')].filter(b => !b.innerText.includes('⏳'))"
+        f".length >= {count}",
+        timeout=FIRST_ANSWER_MS,
+    )
+    page.wait_for_function("document.querySelector('#remsa-status')?.innerText.includes('Done in')")
+
+
+def test_two_browsers_never_share_memory_and_a_returning_one_sees_its_own(
+    browser: Any, memory_app_url: str, shots: Path
+) -> None:
+    first, page = _visit(browser, memory_app_url)
+    for done, text in enumerate((SECRET_TASK, *SIMILAR_TASKS), start=1):
+        _ask(page, text)
+        _answered(page, done)
+    earlier = page.locator("#remsa-earlier")
+    assert "From your earlier tasks" in earlier.inner_text()
+    assert "Zephyr" in earlier.inner_text()  # this browser's own history
+    page.screenshot(path=str(shots / "08_earlier_tasks_offered.png"), full_page=True)
+    state = first.storage_state()
+
+    second, other = _visit(browser, memory_app_url)
+    _ask(other, "Flood mapping from Sentinel-1 radar, few labels")
+    _answered(other, 1)
+    assert other.locator("#remsa-earlier").count() == 0
+    assert "Zephyr" not in other.content() and "Acme" not in other.content()
+    assert not other.locator("#remsa-suggestions").is_visible()
+    other.screenshot(path=str(shots / "09_second_browser.png"), full_page=True)
+    second.close()
+
+    first.close()
+    returning, again = _visit(browser, memory_app_url, state)
+    _ask(again, "Flood mapping from Sentinel-1 radar, few labels")
+    _answered(again, 1)
+    assert "Zephyr" in again.locator("#remsa-earlier").inner_text()
+    # What the earlier tasks suggest is offered as chips, never applied unasked.
+    assert again.locator("#remsa-suggestions button", has_text="Region: Bangladesh").is_visible()
+    before = again.locator("#remsa-results").inner_text()
+    assert "Bangladesh" not in again.locator("#remsa-results .remsa-understood").inner_text()
+    again.locator("#remsa-suggestions button", has_text="Region: Bangladesh").click()
+    _answered(again, 2)
+    assert "Bangladesh" in again.locator("#remsa-results .remsa-understood").inner_text()
+    assert again.locator("#remsa-results").inner_text() != before
+    again.screenshot(path=str(shots / "10_suggestion_accepted.png"), full_page=True)
+    returning.close()
+
+
+def test_the_box_locks_while_answering_and_both_messages_are_answered(page: Any, shots: Path) -> None:
+    box = page.locator("#remsa-query").get_by_test_id("textbox")
+    _ask(page, "Burn scar mapping with Sentinel-2, no GPU")
+    page.wait_for_function("document.querySelector('#remsa-query textarea, #remsa-query input')?.disabled")
+    page.screenshot(path=str(shots / "11_box_locked.png"), full_page=True)
+    box.fill("something smaller?", timeout=FIRST_ANSWER_MS)  # waits until the box is free again
+    box.press("Enter")
+    _answered(page, 2)
+    users = [u.inner_text() for u in page.locator('[data-testid="user"]').all()]
+    assert users == ["Burn scar mapping with Sentinel-2, no GPU", "something smaller?"]
+    assert not box.is_disabled()
