@@ -54,6 +54,21 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     run.add_argument("--no-progress", action="store_true", help="No progress bar on stderr.")
     run.set_defaults(func=run_command)
 
+    realistic = commands.add_parser(
+        "realistic", help="Judge systems on the realistic set's sourced gold (held-out quarter first)."
+    )
+    realistic.add_argument("--systems", default="remsa,db-retrieval", help="Comma-separated systems.")
+    realistic.add_argument(
+        "--out", type=Path, default=DEFAULT_OUT, help=f"Output folder (default: {DEFAULT_OUT})."
+    )
+    realistic.add_argument(
+        "--fresh", action="store_true", help="Rerun every pick instead of reusing saved ones."
+    )
+    realistic.add_argument(
+        "--no-dominance", action="store_true", help="Skip the 75 benchmark queries (top-3 dominance table)."
+    )
+    realistic.set_defaults(func=realistic_command)
+
     report = commands.add_parser("report", help="Rescore the saved picks and rewrite the report.")
     add_common(report)
     report.set_defaults(func=report_command)
@@ -94,6 +109,37 @@ def run_command(args: argparse.Namespace) -> int:
     print(f"wrote {args.out / 'report.md'}")
     for system, reason in evaluation.skipped.items():
         print(f"skipped {system}: {reason}", file=sys.stderr)
+    return 0
+
+
+def realistic_command(args: argparse.Namespace) -> int:
+    """``remsa bench realistic``."""
+    from agent.settings import Settings
+    from evaluation.realistic_run import METRICS, REPORT, SPLITS, run_realistic
+    from evaluation.runner import SYSTEM_NAMES, load_judge_records, resolve_systems
+
+    names = _names(args.systems)
+    unknown = [n for n in names if n not in SYSTEM_NAMES]
+    if unknown or not names:
+        print(
+            f"error: unknown systems {unknown or names}; choose from {', '.join(SYSTEM_NAMES)}",
+            file=sys.stderr,
+        )
+        return 2
+    settings = Settings()
+    records, _, _ = load_judge_records(settings)
+    texts = {} if args.no_dominance else {f"bench-{q.id}": q.text for q in load_queries()}
+    result = run_realistic(
+        resolve_systems(names, settings), records, args.out, benchmark_texts=texts, fresh=args.fresh
+    )
+    for system in names:
+        for split in SPLITS:
+            s = result[system][split]["overall"]  # type: ignore[index]
+            print(
+                f"{system:>16} {split:>8}: violations {s['violation_rate']}%, good@3 {s['good_at_3']}%, "
+                f"top-1 good {s['top1_good']}%, acceptable {s['acceptable_fraction']}% ({s['requests']})"
+            )
+    print(f"wrote {args.out / REPORT} and {args.out / METRICS}")
     return 0
 
 

@@ -1,0 +1,99 @@
+"""The realistic set: sourced gold that names RS-FMD records, a fixed split, and a judge that can fail."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+from evaluation.realistic import (
+    Constraints,
+    constraint_breaks,
+    load_requests,
+    realistic_dir,
+    score_request,
+    select_split,
+    summarise,
+    top3_appearances,
+)
+from rsfmd.loader import load_records
+
+FAMILIES = {
+    "A1",
+    "A2",
+    "A3",
+    "A4",
+    "A5",
+    "B1",
+    "B2",
+    "B3",
+    "C1",
+    "C2",
+    "C3",
+    "D1",
+    "D2",
+    "D3",
+    "D4",
+    "COMPOSITE",
+}
+
+
+def test_every_gold_pick_and_must_not_names_an_rsfmd_record_and_good_picks_are_sourced() -> None:
+    ids = {r.model_id for r in load_records()}
+    requests = load_requests()
+    assert len(requests) >= 80
+    assert len({r.id for r in requests}) == len(requests)
+    for request in requests:
+        assert 3 <= len(request.good_ids) <= 6, request.id
+        for good in request.good:
+            assert good.source_url.startswith("http"), (request.id, good)
+            assert (good.model_id in ids) if good.model_id else good.absent_from_rsfmd, (request.id, good)
+        for bad in request.must_not:
+            assert bad.model_id in ids and bad.reason, (request.id, bad)
+        assert set(request.acceptable) <= ids, request.id
+        assert not request.good_ids & {m.model_id for m in request.must_not}, request.id
+        assert request.origin.url.startswith("http") and request.decision
+
+
+def test_the_set_covers_every_family_modality_and_hardware_case() -> None:
+    requests = load_requests()
+    assert {r.family for r in requests} == FAMILIES
+    modalities = Counter(m for r in requests for m in r.modalities)
+    for modality in ("Multispectral", "SAR", "RGB", "Hyperspectral", "Multi-temporal", "Text", "LiDAR"):
+        assert modalities[modality] >= 1, modality
+    assert {"cpu", "edge", "single-gpu"} <= {r.hardware for r in requests}
+
+
+def test_the_split_is_fixed_disjoint_and_a_quarter() -> None:
+    split = json.loads((realistic_dir() / "split.json").read_text(encoding="utf-8"))
+    requests = load_requests()
+    held, develop = select_split(requests, "held-out"), select_split(requests, "develop")
+    assert split["seed"] == 2026
+    assert len(held) == len(requests) // 4
+    assert not {r.id for r in held} & {r.id for r in develop}
+    assert len(held) + len(develop) == len(requests)
+
+
+def test_constraint_breaks_read_the_record() -> None:
+    by_id = {r.model_id: r for r in load_records()}
+    strict = Constraints(modalities_any=["SAR"], needs_text=True, max_params_M=10, needs_public_weights=True)
+    breaks = constraint_breaks(by_id["prithvi-eo-2.0"], strict)
+    assert any("takes none of SAR" in b for b in breaks)
+    assert "reads no text" in breaks
+    assert any("over the 10M cap" in b for b in breaks)
+    assert constraint_breaks(by_id["prithvi-eo-2.0"], Constraints(modalities_any=["Multispectral"])) == []
+
+
+def test_score_request_counts_violations_good_and_acceptable() -> None:
+    by_id = {r.model_id: r for r in load_records()}
+    request = next(r for r in load_requests() if r.must_not and r.acceptable)
+    good = sorted(request.good_ids)
+    bad = request.must_not[0].model_id
+    right = score_request(request, [good[0], request.acceptable[0], good[1]], by_id)
+    assert right.top1_good and right.good_at_k and right.acceptable_fraction == 1.0
+    wrong = score_request(request, [bad, bad, bad], by_id)
+    assert wrong.violations and not wrong.good_at_k and not wrong.top1_good
+    assert summarise([right, wrong]).violation_rate == 50.0
+
+
+def test_top3_appearances_counts_and_orders() -> None:
+    assert top3_appearances([["a", "b", "c", "d"], ["b", "a", "e"]]) == {"a": 2, "b": 2, "c": 1, "e": 1}
