@@ -468,6 +468,8 @@ def _mend_words(written: str, pattern: re.Pattern[str], words: dict[str, str], n
     return pattern.sub(lambda m: words[m.group(0).lower()], written)
 
 
+_NUMBER_VALUES = {"a": "1", "one": "1", "half a": "0.5", "two": "2", "three": "3", "five": "5", "ten": "10"}
+_NUMBER_WORDS = re.compile(r"\b(half a|a|one|two|three|five|ten)\s+(?=(?:billion|million)\b)", re.IGNORECASE)
 _SENTINEL_SLIP = re.compile(r"\bsent(?!inel)[ei]n[ae]l[\s-]*([1-6])(?!\d)", re.IGNORECASE)
 
 
@@ -548,7 +550,7 @@ _DEVICES: tuple[tuple[str, str], ...] = (
     (
         "edge",
         r"jetson|edge device|edge deploy|on[\s-]?board|raspberry|mobile|embedded|microcontroller|fpga|"
-        r"smartphone|\bedge\b|low[\s-]power|satellite hardware|cubesat|"
+        r"smartphone|(?<![\w-])edge(?![\w-])|low[\s-]power|satellite hardware|cubesat|"
         r"in (?:the|a) (?:web )?browser|webgpu|client[\s-]side",
     ),
     (
@@ -686,7 +688,7 @@ _GSD_IMAGERY = re.compile(
 )
 # 'canopy height at 10 m' (not 'at 3 m depth' or 'at 100 m altitude').
 _GSD_AT = re.compile(
-    r"\bat\s+(\d+(?:\.\d+)?)\s*(cm|m|km|meters?|metres?)\b"
+    r"\bat\s+(?:~\s*|about\s+|around\s+|approximately\s+|roughly\s+)?(\d+(?:\.\d+)?)\s*(cm|m|km|meters?|metres?)\b"
     r"(?!\s*(?:depth|deep|height|high|tall|elevation|altitude|above|below|under|wide|long|distance))"
 )
 
@@ -1446,6 +1448,8 @@ def interpret(
         notes.append(f"read '{slip}' as Sentinel-{slip[-1]}")
     written = _expand_sensor_shorthand(_SENTINEL_SLIP.sub(r"sentinel-\1", written))
     written = written.replace("≤", "<=").replace("≥", ">=")
+    # 'under a billion parameters', 'half a million samples': number words as the numbers they are.
+    written = _NUMBER_WORDS.sub(lambda m: _NUMBER_VALUES[m.group(1).lower()] + " ", written)
     written = _mend_words(written, _LABEL_SLIP, _LABEL_SLIP_WORDS, notes)
     # 'ship det', 'scene clf', 'building seg': the task words practitioners shorten.
     written = _mend_words(written, _TASK_SHORTHAND, _SHORT_TASK_WORDS, notes)

@@ -21,6 +21,8 @@ from agent.errors import InputError
 from agent.interpreter import interpret
 from agent.memory_offers import MemoryOffers
 from agent.query import StructuredQuery
+from agent.reading import on_subject
+from agent.reading import read as read_roles
 from agent.resources import Resources
 from agent.selection import MemorySuggestion, RankedModel, Selection, SimilarTask, Status, TraceStep
 from agent.settings import Settings
@@ -305,7 +307,11 @@ class Orchestrator:
         # (read without the models it names: 'why is SARATR-X-v2 first?' asks for no SAR target
         # recognition, nor 'why not SAR-JEPA?' for SAR; a name that is also a dataset's stays)
         read = self.resources.model_names().without_names(turn.text, keep_datasets=True)
-        rules = interpret(read, self.resources.encoder.encode)
+        # What the text says of other models, tried models, labels' sources, hypotheticals and
+        # quoted examples is no requirement: the query is built from the rest.
+        reading = read_roles(read)
+        rules = interpret(reading.required_text, self.resources.encoder.encode)
+        turn.notes.extend(n for n in reading.notes() if n not in turn.notes)
         # Rules fill what the LLM missed; the LLM's values win where both speak.
         merged = rules.query if parsed is None else rules.query.merged_with(parsed)
         turn.query = turn.query.merged_with(merged)
@@ -387,7 +393,7 @@ class Orchestrator:
 
     def _check(self, turn: Turn) -> StateName:
         nothing_read = not (turn.query.filled_fields() or turn.named_models or turn.references)
-        if nothing_read and not (turn.clarify or turn.size_reference):
+        if nothing_read and not (turn.clarify or turn.size_reference or on_subject(turn.text)):
             # Nonsense or another subject, and no asking back: say what to describe rather than
             # rank at confidence 0 (with clarification on, the questions ask for it).
             turn.status = Status.not_understood

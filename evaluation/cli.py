@@ -134,7 +134,7 @@ def realistic_command(args: argparse.Namespace) -> int:
     )
     for system in names:
         for split in SPLITS:
-            s = result[system][split]["overall"]  # type: ignore[index]
+            s = result[system][split]["overall"]
             print(
                 f"{system:>16} {split:>8}: violations {s['violation_rate']}%, good@3 {s['good_at_3']}%, "
                 f"top-1 good {s['top1_good']}%, acceptable {s['acceptable_fraction']}% ({s['requests']})"

@@ -2452,7 +2452,10 @@ def test_budget_label_and_licence_wordings_and_x_band_sar_sensors() -> None:
     # serve aerial images, as a closely related sensor.
     assert "Google Earth" in sensor_family("Aerial") and "Aerial" in sensor_family("Google Earth")
     assert "Sentinel-2" not in sensor_family("Aerial")
-    detect = select_models("detect swimming pools in aerial images", k=5, clarify=False, settings=_settings())
+    # (models documented for aerial imagery itself come first; related ones follow)
+    detect = select_models(
+        "detect swimming pools in aerial images", k=10, clarify=False, settings=_settings()
+    )
     assert any(
         "Google Earth, a closely related sensor" in " ".join(m.reasons) and "Aerial" not in m.sensors
         for m in detect.models

@@ -29,6 +29,8 @@ _CRITERION_LABEL = {
     "recency": "recency",
     "data_regime": "label budget fit",
     "frozen_encoder": "frozen-encoder fit",
+    "imagery": "fit to your imagery",
+    "availability": "availability",
 }
 
 

@@ -205,13 +205,18 @@ def task_violation(record: ModelRecord, query: StructuredQuery) -> str | None:
 
 
 def reads_no_text_for(record: ModelRecord, query: StructuredQuery) -> bool:
-    """Whether the user's application takes text (a vision-language one: 'open-vocabulary
-    detection' takes its classes as text) and the model reads none, with no result on it."""
+    """Whether the user's task takes text (text among their inputs or prompts, or a vision-language
+    application: 'open-vocabulary detection' takes its classes as text) and the model reads none,
+    with no result on the application."""
+    if "Text" in record.modalities or record.category in {Category.vision_language, Category.vision_audio}:
+        return False
+    if "Text" in query.modality:
+        return True  # text is among the user's inputs or prompts: a result on the task is no help
+    applications = get_vocabulary("applications")
     return bool(
         query.application
-        and get_vocabulary("applications").column(query.application, "domain") == "vision-language"
-        and "Text" not in record.modalities
-        and record.category not in {Category.vision_language, Category.vision_audio}
+        and applications.get(query.application) is not None
+        and applications.column(query.application, "domain") == "vision-language"
         and not evaluated_on(record, query.application)
     )
 

@@ -47,8 +47,8 @@ from tools.filtering import (
     reads_no_text_for,
     requested_imagery,
     requested_modalities,
-    sensor_family,
 )
+from tools.fit import availability_fit, imagery_fit
 
 BASE_WEIGHTS: dict[str, float] = {
     "application": 0.25,
@@ -145,6 +145,11 @@ def query_weights(query: StructuredQuery) -> dict[str, float]:
         w["data_regime"] = {"zero-shot": 0.30, "full-labels": 0.08}.get(query.data_regime, 0.18)
     if query.frozen_encoder:
         w["frozen_encoder"] = 0.15
+    # Using a model on one's own data: its pretraining imagery against the user's sensor and
+    # resolution, and whether the weights can be had at all.
+    if query.sensor or query.spatial_resolution_m is not None:
+        w["imagery"] = 0.15
+    w["availability"] = 0.08
     total = sum(max(v, 0.0) for v in w.values())
     return {k: max(v, 0.0) / total for k, v in w.items()}
 
@@ -285,26 +290,7 @@ def _modality_fit(c: Candidate, query: StructuredQuery) -> Criterion:
     if partial:
         through = sorted({h for m in partial for h in have & COMPATIBLE_MODALITIES[m]})
         evidence.append(f"{', '.join(sorted(partial))} only through related input ({', '.join(through)})")
-    if query.sensor:
-        family: set[str] = set()
-        for s in query.sensor:
-            family |= sensor_family(s)
-        direct = set(query.sensor) & set(r.supported_sensors)
-        inferred = field_confidence(r, "supported_sensors") < LOW_CONFIDENCE
-        if direct and inferred:
-            score = 0.75 * score + 0.15
-            evidence.append(f"likely takes {', '.join(sorted(direct))} (inferred from its datasets)")
-        elif direct:
-            score = 0.75 * score + 0.25
-            evidence.append(f"documented for {', '.join(sorted(direct))}")
-        elif related := set(r.supported_sensors) & family:
-            score = 0.75 * score + 0.15
-            evidence.append(f"documented for {', '.join(sorted(related))}, a closely related sensor")
-        elif r.spectral_alignment == Alignment.full:
-            score = 0.75 * score + 0.15
-            evidence.append(_WAVELENGTH_AWARE)
-        else:
-            score *= 0.75
+    # How the model's pretraining imagery fits the user's sensor is the imagery criterion's.
     if coarse := _coarser_grid(r, query):
         score *= 0.5
         evidence.append(coarse)
@@ -494,7 +480,12 @@ def generalizability_fit(c: Candidate, query: StructuredQuery | None = None) -> 
     mods = min(1.0, len(set(r.modalities) - {"Text", "Location"}) / 3)
     sensors = min(1.0, len(r.supported_sensors) / 4)
     scale = min(1.0, math.log10(images) / 7) if images > 0 else 0.3
-    score = 0.35 * geo + 0.25 * mods + 0.15 * sensors + 0.25 * scale
+    if query is not None and (query.modality or query.sensor):
+        # The user's data is known: breadth over other modalities and sensors serves them not at
+        # all (fit to their own data is judged by the modality and imagery criteria).
+        score = 0.55 * geo + 0.45 * scale
+    else:
+        score = 0.35 * geo + 0.25 * mods + 0.15 * sensors + 0.25 * scale
     if names and not any(e.startswith("pretrain") for e in evidence):
         evidence.append(f"pretrained on data covering {_shorten(', '.join(names), 60)}")
     if images:
@@ -825,6 +816,10 @@ def score_candidates(
             crit["data_regime"] = regime_fit(c, query)
         if "frozen_encoder" in weights:
             crit["frozen_encoder"] = frozen_fit(c)
+        if "imagery" in weights and (imagery := imagery_fit(c.record, query)) is not None:
+            crit["imagery"] = Criterion(imagery[0], evidence=imagery[1])
+        available, why, known = availability_fit(c.record)
+        crit["availability"] = Criterion(available, evidence=why, known=known)
         for name, criterion in crit.items():
             criterion.weight = weights[name]
         c.criteria = crit

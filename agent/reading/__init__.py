@@ -1,0 +1,78 @@
+"""Reading a message: which of its mentions are the user's requirements, and which play another role.
+
+``read(text)`` returns a ``Reading``: the role spans of the context algorithm (``context.py``),
+the text the structured query is built from (those spans blanked, so background, tried models,
+labels' sources, hypotheticals and quoted examples never become requirements), and the mentions
+set aside with their role, which the answer shows ("read as background: Landsat, NAIP").
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
+
+from agent.reading.context import ROLE_WORDS, Role, RoleSpan, role_spans
+
+__all__ = ["Reading", "RoleSpan", "on_subject", "read"]
+
+_MENTION_VOCABULARIES = ("sensors", "modalities", "applications")
+
+
+@dataclass(frozen=True)
+class Reading:
+    """One message read once: its role spans, the text of its requirements, mentions set aside."""
+
+    text: str
+    spans: tuple[RoleSpan, ...]
+    set_aside: dict[Role, tuple[str, ...]] = field(default_factory=dict)
+
+    @property
+    def required_text(self) -> str:
+        """The message with every stretch of another role blanked (same length, same offsets)."""
+        chars = list(self.text)
+        for span in self.spans:
+            for i in range(span.start, min(span.end, len(chars))):
+                chars[i] = " "
+        return "".join(chars)
+
+    def role_of(self, start: int, end: int) -> Role | None:
+        """The role of the stretch [start, end) when a role span covers it, else None (required)."""
+        return next((s.role for s in self.spans if s.start <= start and end <= s.end), None)
+
+    def notes(self) -> list[str]:
+        """What was set aside, by role, for the answer."""
+        return [
+            f"Read as {ROLE_WORDS[role]}: {', '.join(names)}"
+            for role, names in self.set_aside.items()
+            if names
+        ]
+
+
+def read(text: str) -> Reading:
+    """Read ``text`` once: role spans and the vocabulary mentions they set aside."""
+    from agent.interpreter import find_terms
+
+    spans = tuple(role_spans(text))
+    reading = Reading(text, spans)
+    aside: dict[Role, list[str]] = {}
+    if spans:
+        for vocabulary in _MENTION_VOCABULARIES:
+            for name, start, end in find_terms(text, vocabulary):
+                role = reading.role_of(start, end)
+                if role is not None and name not in aside.setdefault(role, []):
+                    aside[role].append(name)
+    return Reading(text, spans, {role: tuple(names) for role, names in aside.items()})
+
+
+@cache
+def _domain_words() -> re.Pattern[str]:
+    lines = (resources.files("agent.reading") / "domain_words.txt").read_text(encoding="utf-8").splitlines()
+    words = [w.strip() for w in lines if w.strip() and not w.startswith("#")]
+    return re.compile(r"(?<![\w-])(?:" + "|".join(map(re.escape, words)) + r")(?![\w-])", re.IGNORECASE)
+
+
+def on_subject(text: str) -> bool:
+    """Whether ``text`` speaks of remote sensing at all (a vague task is on the subject; a recipe not)."""
+    return bool(_domain_words().search(text))

@@ -1,0 +1,122 @@
+"""Two ranking criteria about using a model on the user's own data, as a practitioner would judge:
+
+- ``imagery_fit``: was the model pretrained on the user's sensor, or on imagery of a similar ground
+  resolution? A specialist pretrained on exactly the user's sensor beats a generalist that merely
+  accepts it, and a model that saw only 10 m pixels is a poor start for 3 cm drone tiles.
+- ``availability_fit``: can the user download the weights and run it today?
+
+Both read the record and the sensor table (``rsfmd/vocab/sensors.csv``: ground sampling distance
+per sensor); neither reads the text.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from agent.query import StructuredQuery
+from rsfmd.schema import Alignment, Category, ModelRecord
+from rsfmd.vocab import get_vocabulary
+from tools.filtering import sensor_family
+
+# A model is far from the user's imagery when everything it saw is this many times coarser (or
+# finer) than the user's pixels.
+FAR_RESOLUTION = 8.0
+# Sensors a curator rated below this were inferred from the model's datasets, not read in a source.
+INFERRED = 0.7
+
+
+@cache
+def sensor_gsd_m() -> dict[str, float]:
+    """Ground sampling distance in metres per sensor of the vocabulary (those that state one)."""
+    vocab = get_vocabulary("sensors")
+    out = {}
+    for name in vocab.names:
+        value = vocab.column(name, "gsd_m")
+        try:
+            out[name] = float(value)
+        except ValueError:
+            continue
+    return out
+
+
+def pretraining_sensors(record: ModelRecord) -> set[str]:
+    """Sensors of the model's pretraining data (its documented sensors when phases name none)."""
+    phases = {s for p in record.pretraining_phases for s in p.sensors}
+    return phases or set(record.supported_sensors)
+
+
+def user_gsd_m(query: StructuredQuery) -> float | None:
+    """The ground resolution of the user's imagery: as stated, else that of their sensors."""
+    if query.spatial_resolution_m is not None:
+        return query.spatial_resolution_m
+    table = sensor_gsd_m()
+    known = [table[s] for s in query.sensor if s in table]
+    return min(known) if known else None
+
+
+def _resolution_factor(record: ModelRecord, wanted_m: float) -> tuple[float, str | None]:
+    table = sensor_gsd_m()
+    seen = [table[s] for s in pretraining_sensors(record) if s in table]
+    if not seen:
+        return 1.0, None
+    finest, coarsest = min(seen), max(seen)
+    if finest >= FAR_RESOLUTION * wanted_m:
+        return 0.5, f"pretrained on imagery of {finest:g} m or coarser, far from your {wanted_m:g} m pixels"
+    if coarsest * FAR_RESOLUTION <= wanted_m:
+        return (
+            0.7,
+            f"pretrained only on imagery of {coarsest:g} m or finer, far finer than your {wanted_m:g} m",
+        )
+    return 1.0, None
+
+
+def imagery_fit(record: ModelRecord, query: StructuredQuery) -> tuple[float, list[str]] | None:
+    """Score in [0, 1] and reasons; None when the user names neither a sensor nor a resolution."""
+    wanted_m = user_gsd_m(query)
+    if not query.sensor and wanted_m is None:
+        return None
+    if record.category == Category.embedding_product:
+        return 0.75, []  # judged on its grid by the modality criterion
+    evidence: list[str] = []
+    pretrained = pretraining_sensors(record)
+    if query.sensor:
+        family = set().union(*(sensor_family(s) for s in query.sensor))
+        inferred = record.confidence.get("supported_sensors", 1.0) < INFERRED
+        if (own := sorted(set(query.sensor) & pretrained)) and inferred:
+            score = 0.85
+            evidence.append(f"likely takes {', '.join(own)} (inferred from its datasets)")
+        elif own:
+            score = 1.0
+            evidence.append(f"pretrained on {', '.join(own)} imagery itself")
+        elif documented := sorted(set(query.sensor) & set(record.supported_sensors)):
+            score = 0.75
+            evidence.append(f"documented for {', '.join(documented)}, though not pretrained on it")
+        elif related := sorted(family & (pretrained | set(record.supported_sensors))):
+            score = 0.65
+            evidence.append(f"pretrained on {', '.join(related)}, a closely related sensor")
+        elif record.spectral_alignment == Alignment.full:
+            score = 0.55
+            evidence.append("takes any band set by wavelength, though not pretrained on your sensor")
+        else:
+            score = 0.3
+            evidence.append("not pretrained on your sensor or a related one")
+    else:
+        score = 0.75
+    if wanted_m is not None:
+        factor, why = _resolution_factor(record, wanted_m)
+        score *= factor
+        if why:
+            evidence.append(why)
+    return score, evidence
+
+
+def availability_fit(record: ModelRecord) -> tuple[float, list[str], bool]:
+    """Whether the weights can be downloaded: score, reason, and whether that is known."""
+    released = record.weights_released
+    if record.category == Category.embedding_product:
+        return 1.0, ["embeddings published: nothing to run"], True
+    if released is True:
+        return 1.0, ["pretrained weights are public"], True
+    if released is False:
+        return 0.0, ["no public weights: you would have to ask the authors or pretrain it yourself"], True
+    return 0.35, ["public weights not confirmed"], False
