@@ -686,6 +686,10 @@ _GSD_IMAGERY = re.compile(
     # '10 m Sentinel-2', '50 cm WorldView-3': a length right before a sensor is its resolution.
     r"sentinel|landsat|planet(?:scope)?|worldview|pl[eé]iades|spot|naip|gaofen|modis|skysat)\b"
 )
+# 'ICEYE SAR (~1 m)', 'orthophotos (10 cm)': a length in brackets right after the imagery it describes.
+_GSD_BRACKETED = re.compile(
+    r"\(\s*(?:~|about|approx\.?|ca\.?)?\s*(\d+(?:\.\d+)?)\s*(cm|m)\s*(?:gsd|resolution)?\s*\)"
+)
 # 'canopy height at 10 m' (not 'at 3 m depth' or 'at 100 m altitude').
 _GSD_AT = re.compile(
     r"\bat\s+(?:~\s*|about\s+|around\s+|approximately\s+|roughly\s+)?(\d+(?:\.\d+)?)\s*(cm|m|km|meters?|metres?)\b"
@@ -1197,7 +1201,13 @@ def _names_a_language(text: str, start: int, end: int) -> bool:
 
 
 def _resolution(text: str) -> tuple[str | None, float | None]:
-    match = _GSD.search(text) or _GSD_BEFORE.search(text) or _GSD_IMAGERY.search(text) or _GSD_AT.search(text)
+    match = (
+        _GSD.search(text)
+        or _GSD_BEFORE.search(text)
+        or _GSD_IMAGERY.search(text)
+        or _GSD_AT.search(text)
+        or _GSD_BRACKETED.search(text)
+    )
     if match:
         value = float(match.group(1)) * {"cm": 0.01, "km": 1000.0}.get(match.group(2), 1.0)
         return (f"{value / 1000:g} km" if value >= 1000 else f"{value:g} m"), value

@@ -77,6 +77,9 @@ def query_language(text: str) -> str | None:
     return None
 
 
+_FUNCTION_WORD_ZIPF = 6.0  # 'in' 7.3, 'with' 6.9, 'these' 6.2; 'mapping' 4.1, 'flood' 4.3
+
+
 @cache
 def _vocabulary_words() -> tuple[frozenset[str], dict[str, tuple[str, ...]]]:
     """(every word of every vocabulary, slip targets by first two letters)."""
@@ -87,7 +90,10 @@ def _vocabulary_words() -> tuple[frozenset[str], dict[str, tuple[str, ...]]]:
     for name, vocab in tables:
         for canonical in vocab.names:
             for phrase in vocab.terms(canonical):
-                words = _ASCII_WORD.findall(phrase.lower())
+                # Function words inside a phrase ('described in words') are English, not names.
+                words = [
+                    w for w in _ASCII_WORD.findall(phrase.lower()) if _zipf(w, "en") < _FUNCTION_WORD_ZIPF
+                ]
                 known.update(words)
                 if name in _SLIP_VOCABULARIES:
                     targets.update(w for w in words if len(w) >= _SLIP_MIN_LENGTH)

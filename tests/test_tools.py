@@ -12,11 +12,13 @@ from tools.evidence import EvidenceIndex, other_imagery
 from tools.explanation import explain
 from tools.filtering import filter_candidates, violations
 from tools.ranking import (
+    LEVEL_CREDIT,
     Candidate,
     Prediction,
     efficiency_fit,
     generalizability_fit,
     modality_fit,
+    modality_rarity,
     query_weights,
     regime_fit,
     score_candidates,
@@ -438,8 +440,8 @@ def test_prediction_on_other_imagery_weighs_as_related_evidence() -> None:
 
         (ranked,) = score_candidates([Candidate(sar)], query, EvidenceIndex([sar]), predict)
         scores[other] = ranked.criteria["performance"].score
-    assert abs(scores[False] - 0.85 * 0.8) < 1e-9
-    assert abs(scores[True] - 0.6 * 0.8) < 1e-9
+    assert abs(scores[False] - LEVEL_CREDIT["task"] * 0.8) < 1e-9
+    assert abs(scores[True] - LEVEL_CREDIT["related"] * 0.8) < 1e-9
 
 
 def test_other_imagery_needs_every_dataset_known_and_different() -> None:
@@ -818,12 +820,17 @@ def test_either_modality_is_met_in_full_by_a_model_for_one_of_them() -> None:
     scores = {r.model_id: modality_fit(Candidate(r), either).score for r in (rgb, ms, both, hyper)}
     assert scores["rgb"] == scores["ms"] == scores["both"] == 1.0
     assert scores["hyper"] == 0.5  # only through related input
-    # Without 'either', both are wanted: a model for one of them half meets the other.
+    # Without 'either', both are wanted: a model for one of them half meets the other. Each
+    # modality counts by its rarity in RS-FMD (the rarer one is what makes the task specific).
+    w = modality_rarity()
     joint = either.model_copy(update={"either_modality": False})
-    assert modality_fit(Candidate(rgb), joint).score == 0.75
+    half = (w("RGB") + 0.5 * w("Multispectral")) / (w("RGB") + w("Multispectral"))
+    assert abs(modality_fit(Candidate(rgb), joint).score - half) < 1e-9
     assert modality_fit(Candidate(both), joint).score == 1.0
     # Another modality asked beside them still counts on its own ('optical and SAR').
     fused = either.model_copy(update={"modality": ["Multispectral", "RGB", "SAR"]})
-    assert modality_fit(Candidate(rgb), fused).score == 0.5
-    assert modality_fit(Candidate(sar), fused).score == 0.5
+    # (RGB meets the 'either' wish in full; SAR counts on its own)
+    assert abs(modality_fit(Candidate(rgb), fused).score - w("RGB") / (w("RGB") + w("SAR"))) < 1e-9
+    sar_share = w("SAR") / (w("SAR") + w("Multispectral"))  # the wish kept: the first by name
+    assert abs(modality_fit(Candidate(sar), fused).score - sar_share) < 1e-9
     assert either.summary()[1] == "RGB or Multispectral"

@@ -120,3 +120,26 @@ def availability_fit(record: ModelRecord) -> tuple[float, list[str], bool]:
     if released is False:
         return 0.0, ["no public weights: you would have to ask the authors or pretrain it yourself"], True
     return 0.35, ["public weights not confirmed"], False
+
+
+def results_far_from(datasets: list[str], query: StructuredQuery) -> str | None:
+    """Why results on ``datasets`` say little about the user's imagery (every one of them at a
+    ground resolution far from the user's), or None. Results on 10 m Sentinel-1 floods say little
+    about 1 m ICEYE floods."""
+    from rsfmd.datasets import find_dataset
+
+    wanted_m = user_gsd_m(query)
+    if wanted_m is None or not datasets:
+        return None
+    table = sensor_gsd_m()
+    seen: list[tuple[str, float]] = []
+    for name in datasets:
+        info = find_dataset(name)
+        gsds = [table[s] for s in (info.sensors if info else ()) if s in table]
+        if not gsds:
+            return None  # unknown imagery: no claim either way
+        seen.append((name, min(gsds)))
+    if all(g >= FAR_RESOLUTION * wanted_m or g * FAR_RESOLUTION <= wanted_m for _, g in seen):
+        shown = ", ".join(f"{n} ({g:g} m)" for n, g in seen[:2])
+        return f"results on {shown}, imagery far from your {wanted_m:g} m"
+    return None

@@ -48,7 +48,7 @@ from tools.filtering import (
     requested_imagery,
     requested_modalities,
 )
-from tools.fit import availability_fit, imagery_fit
+from tools.fit import availability_fit, imagery_fit, results_far_from
 
 BASE_WEIGHTS: dict[str, float] = {
     "application": 0.25,
@@ -60,6 +60,12 @@ BASE_WEIGHTS: dict[str, float] = {
     "recency": 0.05,
 }
 LOW_CONFIDENCE = 0.7
+# How much a strong result counts by what it is a result on. Results on the user's application
+# count in full; results on other applications of the same task type, or on related tasks, count
+# far less, so that many rows on other tasks do not outweigh a model made for the user's data.
+LEVEL_CREDIT = {"application": 1.0, "task": 0.65, "related": 0.45}
+# No reported result at all: unknown, not bad (the criterion is marked unknown and lowers confidence).
+NO_RESULTS = 0.3
 """Fields a curator marked below this were inferred, not read in a source: weaker evidence."""
 VL_TASKS = frozenset({"captioning", "vqa", "visual grounding", "retrieval", "zero-shot classification"})
 # Applications whose input is an image pair, though their task type is shared with single-image
@@ -281,7 +287,15 @@ def _modality_fit(c: Candidate, query: StructuredQuery) -> Criterion:
     beside_imagery = (
         "Location" in exact and not requested_imagery(query) and r.category != Category.vision_location
     )
-    score = (len(exact) - 0.5 * beside_imagery + 0.5 * len(partial)) / len(wanted)
+    # Each modality counts by its rarity in RS-FMD: beside common Multispectral, the thermal band
+    # or the hyperspectral cube the user names is what makes the task theirs.
+    weight = modality_rarity()
+    total = sum(weight(m) for m in wanted)
+    score = (
+        sum(weight(m) for m in exact)
+        - 0.5 * beside_imagery * weight("Location")
+        + 0.5 * sum(weight(m) for m in partial)
+    ) / total
     if beside_imagery:
         evidence.append("takes Location, but beside imagery (not a location encoder)")
         exact = exact - {"Location"}
@@ -299,6 +313,17 @@ def _modality_fit(c: Candidate, query: StructuredQuery) -> Criterion:
         score = 0.8 * score + (0.2 if temporal else 0.0)
         evidence.append("models time series" if temporal else "single-date input only")
     return Criterion(min(score, 1.0), evidence=evidence)
+
+
+@cache
+def modality_rarity() -> Callable[[str], float]:
+    """Weight of a modality in the modality fit: 1/sqrt(records in RS-FMD that take it)."""
+    from collections import Counter
+
+    from rsfmd.loader import load_records
+
+    counts = Counter(m for r in load_records() for m in r.modalities)
+    return lambda modality: 1.0 / math.sqrt(max(counts.get(modality, 1), 1))
 
 
 def image_pairs_only(record: ModelRecord, query: StructuredQuery) -> list[str]:
@@ -373,7 +398,7 @@ def performance_fit(
     # A prediction is task-level evidence; on other imagery it is only related evidence, as a
     # reported result on other imagery would be.
     predicted_score = (
-        RELEVANCE_WEIGHT["related" if prediction.other_imagery else "task"]
+        LEVEL_CREDIT["related" if prediction.other_imagery else "task"]
         * prediction.score
         * (1.0 - 0.5 * min(prediction.uncertainty, 1.0))
         if prediction
@@ -386,10 +411,14 @@ def performance_fit(
             0.55 if i.standing is None else 0.55 + 0.5 * (i.standing - 0.55) if discounted(i) else i.standing
             for i in top
         ]
-        score = RELEVANCE_WEIGHT[level] * (0.25 + 0.75 * sum(values) / len(values))
+        score = LEVEL_CREDIT[level] * (0.25 + 0.75 * sum(values) / len(values))
         # Results on another application say what they are about ('on PASTIS, a crop type mapping
         # benchmark'), so they are not read as results on the user's application.
         evidence = [i.describe(name_application=query.application not in {None, i.application}) for i in top]
+        if far := results_far_from([i.dataset for i in top], query):
+            # Strong numbers on imagery unlike the user's transfer only in part.
+            score *= 0.7
+            evidence.append(far)
         if prediction is not None and predicted_score is not None:
             score = 0.5 * score + 0.5 * predicted_score
             evidence.append(f"predicted: {prediction.summary}")
@@ -398,7 +427,7 @@ def performance_fit(
         return Criterion(predicted_score, evidence=[f"predicted: {prediction.summary}"], known=True)
     if c.record.benchmarks:
         return Criterion(0.3, evidence=["results reported only on unrelated tasks"], known=True)
-    return Criterion(0.2, evidence=["no reported results"], known=False)
+    return Criterion(NO_RESULTS, evidence=["no reported results"], known=False)
 
 
 def _distinct(items: list[EvidenceItem]) -> list[EvidenceItem]:

@@ -59,9 +59,12 @@ def read(text: str) -> Reading:
     aside: dict[Role, list[str]] = {}
     if spans:
         for vocabulary in _MENTION_VOCABULARIES:
-            for name, start, end in find_terms(text, vocabulary):
+            found = find_terms(text, vocabulary)
+            # A mention also made as the user's own ('drop thermal' beside 'our thermal band') stays theirs.
+            required = {name for name, start, end in found if reading.role_of(start, end) is None}
+            for name, start, end in found:
                 role = reading.role_of(start, end)
-                if role is not None and name not in aside.setdefault(role, []):
+                if role is not None and name not in required and name not in aside.setdefault(role, []):
                     aside[role].append(name)
     return Reading(text, spans, {role: tuple(names) for role, names in aside.items()})
 
