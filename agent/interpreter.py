@@ -1072,7 +1072,8 @@ _BOUND_AFTER = re.compile(
 )
 _BOUND_BEFORE = re.compile(
     r"(?:(at least|no smaller than|not smaller than|minimum of)|"
-    r"(at most|no larger than|no bigger than|not larger than|not bigger than|up to))\s+(?:an?\s+|the\s+)?$"
+    r"(at most|no (?:larger|bigger|heavier) than|nothing (?:larger|bigger|heavier) than|"
+    r"not (?:larger|bigger|heavier) than|up to))\s+(?:an?\s+|the\s+)?$"
 )
 _SIZED_AS = re.compile(r"[\s-]*(?:sized|size|scale|class)\b(?!\s+(?:or|and)\b)")
 _BOUND_FAMILIES = ("ViT-", "Swin", "ResNet-", "WRN-", "ConvNeXt-")

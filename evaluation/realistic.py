@@ -25,7 +25,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from rsfmd.schema import ModelRecord
+from rsfmd.schema import Category, ModelRecord
 
 Split = Literal["held-out", "develop", "all"]
 
@@ -124,14 +124,16 @@ def constraint_breaks(record: ModelRecord, constraints: Constraints) -> list[str
     """The hard constraints ``record`` breaks, in words."""
     out = []
     modalities = set(record.modalities)
+    product = record.category == Category.embedding_product  # published embeddings: nothing to run
     if constraints.modalities_any and not modalities & set(constraints.modalities_any):
         out.append(f"takes none of {', '.join(constraints.modalities_any)}")
     if constraints.needs_text and "Text" not in modalities:
         out.append("reads no text")
     size = record.smallest_parameters
-    if constraints.max_params_M is not None and size is not None and size > constraints.max_params_M:
-        out.append(f"{size:g}M parameters, over the {constraints.max_params_M:g}M cap")
-    if constraints.needs_public_weights and record.weights_released is not True:
+    cap = constraints.max_params_M
+    if cap is not None and size is not None and size > cap and not product:
+        out.append(f"{size:g}M parameters, over the {cap:g}M cap")
+    if constraints.needs_public_weights and record.weights_released is not True and not product:
         out.append("no public weights known")
     return out
 

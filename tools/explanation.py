@@ -76,7 +76,13 @@ def _trade_offs(c: Candidate, query: StructuredQuery) -> list[str]:
     r = c.record
     out: list[str] = []
     for name, criterion in c.criteria.items():
-        if criterion.score < 0.4 and criterion.weight >= 0.1 and criterion.evidence:
+        # (weights that are not out are said once, below, with what to do about it)
+        if (
+            criterion.score < 0.4
+            and criterion.weight >= 0.1
+            and criterion.evidence
+            and name != "availability"
+        ):
             out.append(f"Weaker {_CRITERION_LABEL[name]}: {criterion.evidence[0]}")
     data = c.criteria.get("modality")
     if data is not None and data.score >= 0.4:

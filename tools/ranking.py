@@ -155,7 +155,7 @@ def query_weights(query: StructuredQuery) -> dict[str, float]:
     # resolution, and whether the weights can be had at all.
     if query.sensor or query.spatial_resolution_m is not None:
         w["imagery"] = 0.15
-    w["availability"] = 0.08
+    w["availability"] = 0.12
     total = sum(max(v, 0.0) for v in w.values())
     return {k: max(v, 0.0) / total for k, v in w.items()}
 
@@ -856,7 +856,8 @@ def score_candidates(
         # A broken constraint (closest match) costs more than a requirement no source confirms.
         penalty = 0.08 * len(c.relaxed) + 0.04 * len(unconfirmed_requirements(c.record, query))
         c.score = round(100.0 * max(0.0, min(1.0, raw - penalty)), 1)
-    ranked = sorted(candidates, key=lambda x: (-x.score, x.record.model_name.lower()))
+    # Models that meet every constraint come before closest matches, whatever their scores.
+    ranked = sorted(candidates, key=lambda x: (bool(x.relaxed), -x.score, x.record.model_name.lower()))
     for i, c in enumerate(ranked):
         coverage = sum(cr.weight for cr in c.criteria.values() if cr.known)
         nxt = ranked[i + 1].score if i + 1 < len(ranked) else c.score - 10.0
