@@ -21,7 +21,7 @@ from agent.errors import InputError
 from agent.interpreter import interpret
 from agent.memory_offers import MemoryOffers
 from agent.query import StructuredQuery
-from agent.reading import on_subject
+from agent.reading import not_held, on_subject
 from agent.reading import read as read_roles
 from agent.resources import Resources
 from agent.selection import MemorySuggestion, RankedModel, Selection, SimilarTask, Status, TraceStep
@@ -57,6 +57,7 @@ from tools.ranking import (
     unconfirmed_requirements,
 )
 from tools.retrieval import query_text
+from tools.uncertainty import NO_KNOWN_FIT_CONFIDENCE, no_known_fit
 
 # 'Which models take EnMAP?', 'list models released in 2026', 'a model that takes any band set'.
 _CATALOGUE_QUESTION = re.compile(
@@ -311,7 +312,9 @@ class Orchestrator:
         # quoted examples is no requirement: the query is built from the rest.
         reading = read_roles(read)
         rules = interpret(reading.required_text, self.resources.encoder.encode)
-        turn.notes.extend(n for n in reading.notes() if n not in turn.notes)
+        turn.notes.extend(
+            n for n in [*reading.notes(), *not_held(reading.required_text)] if n not in turn.notes
+        )
         # Rules fill what the LLM missed; the LLM's values win where both speak.
         merged = rules.query if parsed is None else rules.query.merged_with(parsed)
         turn.query = turn.query.merged_with(merged)
@@ -685,6 +688,10 @@ class Orchestrator:
                 )
         turn.notes.extend(_imagery_not_shown(ranked, turn.k, turn.query))
         turn.confidence = overall_confidence(ranked, turn.k, turn.query)
+        if gap := no_known_fit(ranked[: turn.k], turn.query):
+            # Said first, and the answer is no more confident than a guess among the closest.
+            turn.answer(gap)
+            turn.confidence = min(turn.confidence, NO_KNOWN_FIT_CONFIDENCE)
         self._note(turn, f"ranked {len(ranked)}; overall confidence {turn.confidence:.2f}")
         if turn.questions and turn.clarify_reason == "too_many":
             return "clarify"

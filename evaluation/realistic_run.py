@@ -1,8 +1,9 @@
 """``remsa bench realistic``: run systems on the realistic set, judge them on its gold, report.
 
 Writes, in the output folder: ``realistic_picks.jsonl`` (one line per system and request, reused
-on a rerun unless ``fresh``), ``realistic_metrics.json`` (per system: held-out, develop and all,
-each overall, per family and per modality; the top-3 dominance counts) and ``realistic_report.md``.
+on a rerun unless ``fresh``), ``realistic_metrics.json`` (per system: held-out, develop and all; the models
+most often in the top 3), ``realistic_detail.json`` (per family, per modality, per request; every
+model's top-3 count) and ``realistic_report.md``.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from rsfmd.schema import ModelRecord
 
 PICKS = "realistic_picks.jsonl"
 METRICS = "realistic_metrics.json"
+DETAIL = "realistic_detail.json"
 REPORT = "realistic_report.md"
 SPLITS: tuple[Split, ...] = ("held-out", "develop", "all")
 
@@ -174,8 +176,12 @@ def run_realistic(
         else {}
     )
     summary = {s: {split: result[s][split]["overall"] for split in SPLITS} for s in names}
+    top = dict(list(dominance.items())[:10])
     (out_dir / METRICS).write_text(
-        json.dumps({"summary": summary, "dominance": dominance, "detail": result}, indent=1), encoding="utf-8"
+        json.dumps({"summary": summary, "top3_most_often": top}, indent=1), encoding="utf-8"
+    )
+    (out_dir / DETAIL).write_text(
+        json.dumps({"dominance": dominance, "detail": result}, indent=1), encoding="utf-8"
     )
     labels = {r.model_id: r.model_name for r in records}
     develop = {r.id for r in select_split(requests, "develop")}

@@ -15,7 +15,7 @@ from importlib import resources
 
 from agent.reading.context import ROLE_WORDS, Role, RoleSpan, role_spans
 
-__all__ = ["Reading", "RoleSpan", "on_subject", "read"]
+__all__ = ["Reading", "RoleSpan", "not_held", "on_subject", "read"]
 
 _MENTION_VOCABULARIES = ("sensors", "modalities", "applications")
 
@@ -79,3 +79,23 @@ def _domain_words() -> re.Pattern[str]:
 def on_subject(text: str) -> bool:
     """Whether ``text`` speaks of remote sensing at all (a vague task is on the subject; a recipe not)."""
     return bool(_domain_words().search(text))
+
+
+@cache
+def _not_held() -> tuple[tuple[re.Pattern[str], str], ...]:
+    import csv
+
+    text = (resources.files("agent.reading") / "not_held.csv").read_text(encoding="utf-8")
+    rows = []
+    for row in csv.DictReader(text.splitlines()):
+        phrases = [p.strip() for p in row["phrases"].split("|") if p.strip()]
+        pattern = re.compile(
+            r"(?<![\w-])(?:" + "|".join(map(re.escape, phrases)) + r")(?![\w-])", re.IGNORECASE
+        )
+        rows.append((pattern, row["note"]))
+    return tuple(rows)
+
+
+def not_held(text: str) -> list[str]:
+    """What the text asks for that no model in RS-FMD takes, said so it is not silently dropped."""
+    return [note for pattern, note in _not_held() if pattern.search(text)]

@@ -1,0 +1,135 @@
+"""Reading by role: what a message says of other models, tried models, labels' sources, hypotheticals
+and quoted examples is set aside; the structured query holds the user's own requirements."""
+
+from __future__ import annotations
+
+import pytest
+
+from agent.api import select_models
+from agent.reading import not_held, on_subject, read
+from agent.reading.context import context_table
+from agent.selection import Status
+from rsfmd.loader import load_records
+from tools.filtering import reads_no_text_for
+
+RECORDS = {r.model_id: r for r in load_records()}
+
+
+def _query(text: str):  # type: ignore[no-untyped-def]
+    return select_models(text, k=3, clarify=False).query
+
+
+def test_background_statements_are_not_requirements() -> None:
+    landsat = _query(
+        "Public backbones are mostly trained on Landsat or NAIP; can any of them take 400-band AVIRIS-NG data?"
+    )
+    assert landsat.sensor == ["AVIRIS"] and landsat.modality == ["Hyperspectral"]
+    band_order = _query(
+        "Existing models assume Sentinel-2 band order; ours is a 6-band Landsat-9 stack for cropland mapping"
+    )
+    assert band_order.sensor == ["Landsat-9"] and band_order.application == "cropland mapping"
+    rgb = _query("Most models are RGB, but we have Sentinel-2 multispectral data for crop type mapping")
+    assert "RGB" not in rgb.modality and rgb.modality == ["Multispectral"]
+    seen = _query(
+        "Models I've seen don't support PlanetScope's 8 bands or Sentinel-2; ours are 8-band SuperDove"
+    )
+    assert "Sentinel-2" not in seen.sensor
+    assert "Sentinel-2" in read("Unlike Sentinel-2 models, we use PlanetScope").set_aside["background"]
+
+
+def test_labels_from_another_sensor_or_map_are_not_inputs() -> None:
+    query = _query(
+        "Crop type segmentation on EnMAP. Labels are no problem: the CDL itself comes from Landsat "
+        "classifications. Which hyperspectral model should we fine-tune?"
+    )
+    assert query.sensor == ["EnMAP"] and "Landsat" not in query.sensor
+    assert read("our labels come from WorldView-3 interpretation").set_aside["labels_source"] == (
+        "WorldView-3",
+    )
+
+
+def test_quoted_text_prompts_are_examples_not_the_task() -> None:
+    search = _query(
+        "Analysts want to find tiles matching free-text descriptions such as 'flooded parking lot', with no "
+        "labelled data"
+    )
+    assert search.application == "image-text retrieval" and "Text" in search.modality
+    vqa = _query(
+        "Operators should get answers to questions like 'how many trucks are in the yard?' from single VHR frames"
+    )
+    assert vqa.application == "visual question answering"
+
+
+def test_questions_about_image_pairs_need_pairs() -> None:
+    query = _query(
+        "For each claim we have a pre-event and post-event VHR image and adjusters want to ask 'what changed "
+        "between these two images?' in plain language"
+    )
+    assert query.application == "visual question answering" and "Multi-temporal" in query.modality
+
+
+def test_text_beside_imagery_needs_a_model_that_reads_text() -> None:
+    selection = select_models(
+        "Combine short citizen reports with Sentinel-2 to map flood extent", k=3, clarify=False
+    )
+    assert "Text" in selection.query.modality and selection.query.application == "flood mapping"
+    assert all("Text" in m.modalities for m in selection.models)
+    assert reads_no_text_for(RECORDS["prithvi-eo-2.0"], selection.query)
+
+
+def test_a_tried_model_and_a_ruled_out_option_are_set_aside() -> None:
+    tried = read("We tried vanilla OpenAI CLIP and it mostly returns generic water")
+    assert tried.spans and tried.spans[0].role == "reference"
+    assert "water" not in tried.required_text
+    ruled_out = _query(
+        "8 GB GPU, so a 7B chat model is not realistic; I'd prefer something under a billion parameters "
+        "trained on LEVIR-CC-style change captions"
+    )
+    assert ruled_out.compute.max_parameters_m == 1000 and ruled_out.application == "change captioning"
+    assert not ruled_out.conversational
+
+
+def test_negation_scope_ends_at_but() -> None:
+    query = _query("No SAR, but Sentinel-2 and Landsat for burn scar mapping")
+    assert query.exclusions.modalities == ["SAR"]
+    assert set(query.sensor) == {"Sentinel-2", "Landsat"}
+
+
+def test_a_drone_is_a_platform_and_red_edge_is_a_band() -> None:
+    drone = _query("We fly a DJI Mavic 3 over banana farms; 256 px RGB tiles at ~3 cm; a laptop without GPU")
+    assert drone.sensor == ["UAV"] and drone.spatial_resolution_m == 0.03
+    assert drone.compute.device_class == "cpu"
+    bands = _query("Sentinel-2 red-edge and SWIR bands show logging; clear-cut detection, one GPU")
+    assert bands.compute.device_class != "edge"
+
+
+def test_the_table_is_data_with_known_roles() -> None:
+    table = context_table()
+    assert len(table.triggers) >= 40 and table.terminators and table.pseudo
+    assert {t.role for t in table.triggers} <= {"background", "reference", "labels_source", "hypothetical"}
+    assert {t.direction for t in table.triggers} == {"forward", "backward"}
+
+
+@pytest.mark.parametrize(
+    ("text", "subject"),
+    [("something with satellites", True), ("what's a good pizza recipe?", False), ("asdkjh blorp", False)],
+)
+def test_on_subject(text: str, subject: bool) -> None:
+    assert on_subject(text) is subject
+
+
+def test_data_remsa_does_not_hold_is_said_not_dropped() -> None:
+    assert not_held("building heights from stereo pairs")
+    selection = select_models("building heights from WorldView-3 stereo pairs, one GPU", k=3, clarify=False)
+    assert any("stereo" in a for a in selection.assumptions)
+
+
+def test_no_known_fit_is_said_first_and_caps_confidence() -> None:
+    zero = select_models("out of the box crop types from hyperspectral data, no labels", k=3, clarify=False)
+    assert zero.status == Status.ok and zero.answers[0].startswith("No model in RS-FMD is known to do")
+    assert zero.overall_confidence <= 0.4
+    rivers = select_models("river network extraction from aerial imagery", k=3, clarify=False)
+    assert rivers.query.application == "river network extraction"
+    assert any(a.startswith("No model shown is known to do river network extraction") for a in rivers.answers)
+    floods = select_models("flood mapping with Sentinel-1", k=3, clarify=False)
+    assert not floods.answers and floods.overall_confidence > 0.4
