@@ -21,7 +21,8 @@ def _query(text: str):  # type: ignore[no-untyped-def]
 
 def test_background_statements_are_not_requirements() -> None:
     landsat = _query(
-        "Public backbones are mostly trained on Landsat or NAIP; can any of them take 400-band AVIRIS-NG data?"
+        "Public backbones are mostly trained on Landsat or NAIP; "
+        "can any of them take 400-band AVIRIS-NG data?"
     )
     assert landsat.sensor == ["AVIRIS"] and landsat.modality == ["Hyperspectral"]
     band_order = _query(
@@ -55,7 +56,8 @@ def test_quoted_text_prompts_are_examples_not_the_task() -> None:
     )
     assert search.application == "image-text retrieval" and "Text" in search.modality
     vqa = _query(
-        "Operators should get answers to questions like 'how many trucks are in the yard?' from single VHR frames"
+        "Operators should get answers to questions like 'how many trucks are in the yard?' "
+        "from single VHR frames"
     )
     assert vqa.application == "visual question answering"
 
