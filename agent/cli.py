@@ -8,6 +8,8 @@ import os
 import sys
 from collections.abc import Sequence
 
+from agent.extras import MissingExtraError
+
 # Command groups: (module, function that adds the group to the sub-parsers).
 _GROUPS: tuple[str, ...] = (
     "rsfmd.cli",
@@ -19,14 +21,28 @@ _GROUPS: tuple[str, ...] = (
 )
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser with every available command group."""
+# The group that holds each command, so that `remsa ask` imports only what asking needs.
+_COMMAND_GROUP: dict[str, str] = {
+    "db": "rsfmd.cli",
+    "ask": "agent.ask_cli",
+    "chat": "agent.ask_cli",
+    "index": "agent.ask_cli",
+    "capenc": "tools.capenc.cli",
+    "memory": "agent.memory_cli",
+    "bench": "evaluation.cli",
+    "ui": "ui.cli",
+}
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The argument parser with every available command group (or only the one ``command`` is in)."""
     parser = argparse.ArgumentParser(
         prog="remsa",
         description="Choose remote-sensing foundation models for a task (RS-FMD + selection agent).",
     )
     subparsers = parser.add_subparsers(dest="command", required=True)
-    for module_name in _GROUPS:
+    group = _COMMAND_GROUP.get(command or "")
+    for module_name in (group,) if group else _GROUPS:
         try:
             module = importlib.import_module(module_name)
         except ModuleNotFoundError as exc:
@@ -43,14 +59,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
     os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(arguments[0] if arguments else None)
+    args = parser.parse_args(arguments)
     handler = getattr(args, "handler", None) or getattr(args, "func", None)
     if handler is None:
         parser.print_help()
         return 2
     try:
         return int(handler(args) or 0)
+    except MissingExtraError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130

@@ -59,7 +59,9 @@ def make_chat_model(settings: Settings) -> Any:
                     f"(or REMSA_LLM__API_KEY_ENV to the variable that holds it)."
                 )
             key = "not-needed"  # local OpenAI-compatible servers usually take any key
-        from langchain_openai import ChatOpenAI
+        from agent.extras import require
+
+        ChatOpenAI = require("langchain_openai", "llm", "The openai LLM provider").ChatOpenAI  # noqa: N806
 
         return ChatOpenAI(
             model=llm.model,
@@ -84,7 +86,7 @@ def make_chat_model(settings: Settings) -> Any:
             )
         except ImportError as exc:
             raise ConfigurationError(
-                "llama-cpp-python is not installed: pip install -e '.[llamacpp]' "
+                "llama-cpp-python is not installed: pip install 'remsa[local-llm]' "
                 "(see the README for the portable build flags)."
             ) from exc
     raise ConfigurationError(f"Unknown LLM provider {llm.provider!r}: use none, openai or llamacpp.")

@@ -331,6 +331,15 @@ def _build_store(settings: Settings, encoder: Encoder) -> TaskMemory:
     if backend == "in-memory":
         return InMemoryTaskMemory(encoder)
 
+    import importlib.util
+
+    if importlib.util.find_spec("chromadb") is None:
+        raise MemoryUnavailableError(
+            str(memory_dir(settings)),
+            "chromadb is not installed",
+            "Install it with pip install 'remsa[memory]', or set REMSA_MEMORY__BACKEND=in-memory "
+            "(kept only while the process runs).",
+        )
     from agent.memory_store import ChromaTaskMemory
 
     if backend == "chroma-server":

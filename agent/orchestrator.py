@@ -663,6 +663,10 @@ class Orchestrator:
 
     def _rank(self, turn: Turn) -> StateName:
         predict = self._predictor()
+        if predict is None and self.settings.capabilities.enabled and self.resources.predictor_error:
+            note = f"Capabilities-encoding predictions unavailable ({self.resources.predictor_error})"
+            if note not in turn.notes:
+                turn.notes.append(note)
         unevidenced = no_result_on_application(turn.candidates, turn.query)
         ranked = score_candidates(turn.candidates, turn.query, self.resources.evidence, predict, unevidenced)
         if self.llm is not None and ranked:

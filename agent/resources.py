@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from agent.errors import RemsaError
 from agent.mentions import ModelNames
 from agent.settings import Settings
 from rsfmd.datasets import dataset_identities, dataset_identity, evaluated_on
@@ -69,7 +70,7 @@ class Resources:
                     from tools.capenc import CapabilitiesPredictor
 
                     self.predictor = CapabilitiesPredictor.load_or_fit(self.records, settings)
-                except (ImportError, ValueError, OSError, RuntimeError) as exc:
+                except (ImportError, ValueError, OSError, RuntimeError, RemsaError) as exc:
                     self.predictor_error = f"{type(exc).__name__}: {exc}"
             return self.predictor
 

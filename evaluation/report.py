@@ -165,6 +165,9 @@ def render_markdown(evaluation: Evaluation, charts: Sequence[str] = ()) -> str:
 
 def plot_metrics(metrics: Sequence[SystemMetrics], path: Path) -> None:
     """Grouped bars: Avg Top-1, Avg Set, Top-1 Hit, HQ Hit (percent) and MRR (x100) per system."""
+    from agent.extras import require
+
+    require("matplotlib", "bench", "The benchmark's charts (or --no-charts)")
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 

@@ -332,7 +332,7 @@ def test_pdf_without_pypdf_names_the_install(tmp_path: Path, monkeypatch: pytest
     monkeypatch.setitem(sys.modules, "pypdf", None)  # makes `import pypdf` fail
     pdf = tmp_path / "paper.pdf"
     pdf.write_bytes(_tiny_pdf("x"))
-    with pytest.raises(SourceError, match="pip install pypdf"):
+    with pytest.raises(SourceError, match=r"pip install 'remsa\[extract\]'"):
         read_source(pdf, max_bytes=10_000, max_chars=10_000)
 
 

@@ -71,7 +71,7 @@ def test_missing_extra_names_the_install(tmp_path: Path) -> None:
     settings = Settings(llm={"provider": "llamacpp", "model_path": model})  # type: ignore[arg-type]
     forbid_model_requests(False)
     try:
-        with pytest.raises(ConfigurationError, match=r"pip install -e '\.\[llamacpp\]'"):
+        with pytest.raises(ConfigurationError, match=r"pip install 'remsa\[local-llm\]'"):
             make_chat_model(settings)
     finally:
         forbid_model_requests(True)

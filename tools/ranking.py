@@ -318,11 +318,17 @@ def _modality_fit(c: Candidate, query: StructuredQuery) -> Criterion:
 @cache
 def modality_rarity() -> Callable[[str], float]:
     """Weight of a modality in the modality fit: 1/sqrt(records in RS-FMD that take it)."""
+    import json
     from collections import Counter
 
-    from rsfmd.loader import load_records
+    from rsfmd.loader import data_files
 
-    counts = Counter(m for r in load_records() for m in r.modalities)
+    # Read from the shipped records' JSON (no validation needed to count a list of names).
+    counts: Counter[str] = Counter()
+    for file in data_files(None):
+        for line in file.read_text(encoding="utf-8").splitlines():
+            if line.strip():
+                counts.update(json.loads(line).get("modalities", []))
     return lambda modality: 1.0 / math.sqrt(max(counts.get(modality, 1), 1))
 
 

@@ -60,6 +60,18 @@ def query_text(query: StructuredQuery, raw: str = "") -> str:
     return " ".join(p for p in parts if p) or raw
 
 
+def derived_dir() -> Path:
+    """Folder of the artefacts derived from the shipped RS-FMD (record vectors, capabilities fit)."""
+    from importlib import resources
+
+    return Path(str(resources.files("rsfmd") / "data" / "derived"))
+
+
+def text_key(text: str) -> str:
+    """The key a record's vector is stored under: a hash of the text it was encoded from."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:24]
+
+
 @dataclass(frozen=True)
 class RetrievedRecord:
     """A record and its cosine similarity to the query."""
@@ -108,11 +120,16 @@ class RetrievalIndex:
             return {}
         return dict(zip(keys, vectors, strict=True))
 
+    def shipped_path(self) -> Path:
+        """Vectors of the shipped RS-FMD records, built by `remsa index --package` and kept in the
+        package: keyed by each record's text hash, so an edited record is simply encoded again."""
+        return derived_dir() / f"records-{self._encoder.name.replace('/', '_')}.npz"
+
     def _embeddings(self) -> np.ndarray:
         texts = [record_text(r) for r in self._records]
-        keys = [hashlib.sha256(t.encode("utf-8")).hexdigest()[:24] for t in texts]
+        keys = [text_key(t) for t in texts]
         path = self._cache_path()
-        cached = self._read_cache(path)
+        cached = {**self._read_cache(self.shipped_path()), **self._read_cache(path)}
         missing = [i for i, key in enumerate(keys) if key not in cached]
         if missing or not keys:
             fresh = self._encoder.encode([texts[i] for i in missing])

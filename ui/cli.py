@@ -23,6 +23,9 @@ def register(subparsers: Any) -> None:
 
 
 def _ui(args: argparse.Namespace) -> int:
+    from agent.extras import require
+
+    require("gradio", "app", "The web app")
     from agent.settings import Settings
     from ui.app import build_app, launch_app, login
 

@@ -91,11 +91,11 @@ def clean_text(text: str) -> str:
 def pdf_to_text(path: Path, max_chars: int) -> str:
     """Text of a PDF via pypdf, page by page, stopping once ``max_chars`` are collected."""
     try:
-        # Imported on use (it is a dependency, but a broken install should still get a clear message).
+        # Imported on use: part of the 'extract' extra.
         pypdf = importlib.import_module("pypdf")
     except ImportError as exc:
         raise SourceError(
-            f"{path} is a PDF, and reading PDFs needs the pypdf library: run `pip install pypdf`, "
+            f"{path} is a PDF, and reading PDFs needs the pypdf library: run `pip install 'remsa[extract]'`, "
             "or convert the PDF to text yourself and pass the .txt file."
         ) from exc
     reader = pypdf.PdfReader(str(path))

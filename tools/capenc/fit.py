@@ -163,7 +163,9 @@ def fit_cells(
         objective = _torch_objective(rows, cols, np.asarray(targets, float), n_rows, config)
     # Imported here: scipy.optimize takes about half a second to import, and a fit read from the
     # cache never needs it.
-    from scipy.optimize import minimize
+    from agent.extras import require
+
+    minimize = require("scipy.optimize", "fit", "Fitting the capabilities encoding anew").minimize
 
     result = minimize(objective, start, jac=True, method="L-BFGS-B", options={"maxiter": config.max_iter})
     points = np.asarray(result.x, dtype=np.float64).reshape(-1, config.dimensions)

@@ -103,6 +103,13 @@ def _jaccard(a: set[str], b: set[str]) -> float:
     return len(a & b) / len(a | b) if a and b else 0.0
 
 
+def shipped_fit_dir() -> Path:
+    """Where `remsa index --package` keeps the fit of the shipped RS-FMD (inside the package)."""
+    from importlib import resources
+
+    return Path(str(resources.files("rsfmd") / "data" / "derived"))
+
+
 class CapabilitiesPredictor:
     """Fitted model and dataset points with prediction, standing and 2-D map queries."""
 
@@ -205,9 +212,12 @@ class CapabilitiesPredictor:
                 "import benchmarks (`remsa db import-benchmarks`) or lower capabilities.min_results"
             )
         key = cls.cache_key(matrix, config, N_BOOTSTRAP)
-        path = settings.cache_dir() / "capenc" / f"fit-{key[:20]}.npz"
-        if path.exists():
-            return cls.load(path)
+        name = f"fit-{key[:20]}.npz"
+        path = settings.cache_dir() / "capenc" / name
+        for known in (shipped_fit_dir() / name, path):
+            # The fit shipped for this database and these settings, else one cached earlier.
+            if known.exists():
+                return cls.load(known)
         predictor = cls.fit(matrix, gaps, config)
         predictor.save(path)
         return predictor
