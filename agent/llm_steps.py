@@ -258,6 +258,25 @@ class LLMSteps:
             self._event("llm:interpret", f"ignored {item}")
         return raw.model_copy(update=update) if update else raw
 
+    def _known_application(self, written: str | None) -> str | None:
+        """The vocabulary's application for what the model wrote ('monsoon flood monitoring' is
+        read by the rules as flood mapping), or None, said in the trace, when nothing matches."""
+        if not written or not written.strip():
+            return None
+        found = get_vocabulary("applications").get(written)
+        if found is not None:
+            return found
+        from agent.interpreter import interpret
+
+        mapped = interpret(written[:200]).query.application
+        if mapped is not None:
+            self._event(
+                "llm:interpret", f"application {written[:60]!r} is not in the vocabulary: read as {mapped!r}"
+            )
+        else:
+            self._event("llm:interpret", f"ignored unknown application {written[:60]!r}")
+        return mapped
+
     def _to_query(self, raw: LLMQuery) -> StructuredQuery:
         def known(vocab: str, values: Sequence[str]) -> list[str]:
             out = []
@@ -280,10 +299,8 @@ class LLMSteps:
                     self._event("llm:interpret", f"ignored unknown dataset {value!r}")
             return out
 
-        apps = get_vocabulary("applications")
-        application = apps.get(raw.application) if raw.application else None
         data: dict[str, Any] = {
-            "application": application or raw.application,
+            "application": self._known_application(raw.application),
             "modality": known("modalities", raw.modality),
             "sensor": known("sensors", raw.sensor),
             "spatial_resolution": raw.spatial_resolution,

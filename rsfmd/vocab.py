@@ -92,16 +92,18 @@ class Vocabulary:
         return out
 
     def column(self, canonical: str, column: str) -> str:
-        """An extra column's value for a canonical name ('' when blank)."""
-        return self.rows[canonical].get(column, "") or ""
+        """An extra column's value for a canonical name ('' when blank, or when the name is not
+        one of the vocabulary's: a value from outside, such as an LLM's, must never crash a rule)."""
+        row = self.rows.get(canonical)
+        return (row.get(column, "") or "") if row is not None else ""
 
     def terms(self, canonical: str) -> list[str]:
         """Every term read as ``canonical``: itself, its synonyms, then the terms in ``closest_for``."""
-        return _row_terms(canonical, self.rows[canonical])
+        return _row_terms(canonical, self.rows.get(canonical, {}))
 
     def synonyms(self, canonical: str) -> list[str]:
         """The synonyms of ``canonical`` (not its ``closest_for`` terms)."""
-        return _split_terms(self.rows[canonical].get("synonyms"))
+        return _split_terms(self.rows.get(canonical, {}).get("synonyms"))
 
 
 def _split_terms(value: str | None) -> list[str]:
