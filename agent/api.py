@@ -101,9 +101,7 @@ class Session:
         try:
             turn.memory.accept(list(suggestion_ids))
         except ValueError as exc:
-            raise InputError(
-                f"{exc}. Accept one of those, e.g. accept('{selection.suggestions[0].id}')."
-            ) from None
+            raise InputError(f"{exc}: accept one of those.") from None
         turn.questions, turn.status, turn.trace = [], Status.ok, []
         return self._run()
 

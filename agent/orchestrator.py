@@ -779,17 +779,18 @@ class Orchestrator:
         from agent.memory import MemoryUnavailableError
 
         try:
+            # More than needed: the same text asked again is set aside, not counted.
             past = self.memory.similar(
                 self.settings.user_id,
                 turn.text,
-                self.settings.memory.top_k,
+                3 * self.settings.memory.top_k,
                 self.settings.memory.min_similarity,
             )
         except MemoryUnavailableError as exc:
             turn.notes.append(f"Task memory unavailable ({exc}); answered without it")
             self.memory = None
             return
-        past = offers.earlier_tasks(past, turn.text)
+        past = offers.earlier_tasks(past, turn.text)[: self.settings.memory.top_k]
         offers.update_offers(turn.memory, turn.query, past)
         turn.query, notes = offers.apply_accepted(turn.memory, turn.query)
         turn.notes.extend(notes)

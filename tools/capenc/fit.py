@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 from numpy.typing import NDArray
@@ -73,7 +73,10 @@ def pairwise_distance(a: FloatArray, b: FloatArray, distance: Distance) -> Float
 def _torch_objective(
     rows: NDArray[np.int64], cols: NDArray[np.int64], gaps: FloatArray, n_rows: int, config: FitConfig
 ) -> Callable[[FloatArray], tuple[float, FloatArray]]:
-    import torch  # lazy: loading a cached fit must not import torch
+    from agent.extras import require
+
+    # Lazy: loading a cached fit must not import torch.
+    torch = require("torch", "st", "Fitting the capabilities encoding with cosine or Poincare distance")
 
     r, c = torch.from_numpy(rows), torch.from_numpy(cols)
     target = torch.from_numpy(gaps)
@@ -87,10 +90,9 @@ def _torch_objective(
             d = 1 - torch.nn.functional.cosine_similarity(a, b, dim=-1, eps=_EPS)
         else:
 
-            def ball(u: torch.Tensor) -> torch.Tensor:
+            def ball(u: Any) -> Any:  # a torch tensor
                 norm = u.norm(dim=-1, keepdim=True).clamp_min(_EPS)
-                out: torch.Tensor = torch.tanh(norm) * u / norm
-                return out
+                return torch.tanh(norm) * u / norm
 
             a, b = ball(a), ball(b)
             denom = ((1 - (a**2).sum(-1)) * (1 - (b**2).sum(-1))).clamp_min(_EPS)
