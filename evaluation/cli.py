@@ -74,18 +74,28 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     report.set_defaults(func=report_command)
 
 
-def run_command(args: argparse.Namespace) -> int:
-    """``remsa bench run``."""
-    from agent.settings import Settings
-    from evaluation.runner import SYSTEM_NAMES, load_judge_records, resolve_systems, run_benchmark
+def _system_names(text: str) -> list[str] | None:
+    """The systems named, or None after saying which are unknown and which exist."""
+    from evaluation.runner import SYSTEM_NAMES
 
-    names = _names(args.systems)
+    names = _names(text)
     unknown = [n for n in names if n not in SYSTEM_NAMES]
     if unknown or not names:
         print(
             f"error: unknown systems {unknown or names}; choose from {', '.join(SYSTEM_NAMES)}",
             file=sys.stderr,
         )
+        return None
+    return names
+
+
+def run_command(args: argparse.Namespace) -> int:
+    """``remsa bench run``."""
+    from agent.settings import Settings
+    from evaluation.runner import load_judge_records, resolve_systems, run_benchmark
+
+    names = _system_names(args.systems)
+    if names is None:
         return 2
     settings = Settings()
     try:
@@ -116,15 +126,10 @@ def realistic_command(args: argparse.Namespace) -> int:
     """``remsa bench realistic``."""
     from agent.settings import Settings
     from evaluation.realistic_run import METRICS, REPORT, SPLITS, run_realistic
-    from evaluation.runner import SYSTEM_NAMES, load_judge_records, resolve_systems
+    from evaluation.runner import load_judge_records, resolve_systems
 
-    names = _names(args.systems)
-    unknown = [n for n in names if n not in SYSTEM_NAMES]
-    if unknown or not names:
-        print(
-            f"error: unknown systems {unknown or names}; choose from {', '.join(SYSTEM_NAMES)}",
-            file=sys.stderr,
-        )
+    names = _system_names(args.systems)
+    if names is None:
         return 2
     settings = Settings()
     records, _, _ = load_judge_records(settings)

@@ -58,11 +58,16 @@ def _free_port() -> int:
 @pytest.fixture(scope="module")
 def app_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The app served in-process on a free local port, task memory off."""
+    yield from _serve(tmp_path_factory, {"REMSA_MEMORY__ENABLED": "false"})
+
+
+def _serve(factory: pytest.TempPathFactory, env: dict[str, str]) -> Iterator[str]:
+    """Serve the app with ``env`` set, in its own data folder; yield its address."""
     _require_browser()
     with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("REMSA_MEMORY__ENABLED", "false")
-        mp.setenv("REMSA_DATA_DIR", str(tmp_path_factory.mktemp("remsa-ui-data")))
-        mp.setenv("GRADIO_ANALYTICS_ENABLED", "False")
+        for key, value in {**env, "GRADIO_ANALYTICS_ENABLED": "False"}.items():
+            mp.setenv(key, value)
+        mp.setenv("REMSA_DATA_DIR", str(factory.mktemp("remsa-ui-data")))
         from agent.settings import Settings
         from ui.app import build_app, launch_app
 
@@ -249,23 +254,9 @@ SIMILAR_TASKS = (
 @pytest.fixture(scope="module")
 def memory_app_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The app with task memory on (one process-wide store), as a shared deployment runs it."""
-    _require_browser()
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("REMSA_MEMORY__ENABLED", "true")
-        mp.setenv("REMSA_MEMORY__BACKEND", "in-memory")
-        mp.setenv("REMSA_DATA_DIR", str(tmp_path_factory.mktemp("remsa-ui-memory")))
-        from agent.settings import Settings
-        from ui.app import build_app, launch_app
-
-        settings = Settings()
-        demo = build_app(settings)
-        port = _free_port()
-        launch_app(demo, settings, host="127.0.0.1", port=port, share=False, prevent_thread_lock=True)
-        try:
-            yield f"http://127.0.0.1:{port}/"
-        finally:
-            demo.close()
-            gc.collect()
+    yield from _serve(
+        tmp_path_factory, {"REMSA_MEMORY__ENABLED": "true", "REMSA_MEMORY__BACKEND": "in-memory"}
+    )
 
 
 def _visit(browser: Any, url: str, state: Any = None) -> tuple[Any, Any]:
