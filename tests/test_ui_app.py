@@ -332,3 +332,16 @@ def test_chat_reads_a_constraint_after_an_answer_as_a_change_to_that_task() -> N
     assert conv.selection.assumptions[0].startswith("Read as a change to the previous task")
     _final(tab.respond("Building segmentation from aerial images", out[tab.chatbot], conv, 3, False))
     assert conv.selection is not None and not conv.selection.query.open_weights  # a new task
+
+
+def test_explore_applies_no_year_filter_until_one_is_set(records: list[ModelRecord]) -> None:
+    from ui.explore import ExploreTab
+
+    with gr.Blocks():
+        tab = ExploreTab(records)
+    assert tab.min_year.value is None and tab.max_year.value is None
+    # Changing another filter and undoing it keeps every record, those with no known year too.
+    defaults = ["", "", "", "", "", "", None, None, tab.min_year.value, tab.max_year.value, False, False, ""]
+    _, count, _ = tab.refresh(*defaults)
+    assert count.startswith(f"{len(records)} of {len(records)}")
+    assert any(r.year is None for r in records)

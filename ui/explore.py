@@ -226,8 +226,16 @@ class ExploreTab:
         with gr.Row():
             self.min_params = gr.Number(label="Min params (M)", value=None, placeholder="any", minimum=0)
             self.max_params = gr.Number(label="Max params (M)", value=None, placeholder="any", minimum=0)
-            self.min_year = gr.Number(label="From year", value=min(years) if years else None, precision=0)
-            self.max_year = gr.Number(label="To year", value=max(years) if years else None, precision=0)
+            # Empty until set: a pre-filled range would drop the records with no known year as soon
+            # as any other filter changes.
+            span = f"{min(years)}" if years else "any"
+            self.min_year = gr.Number(
+                label="From year", value=None, placeholder=f"any (earliest {span})", precision=0
+            )
+            span = f"{max(years)}" if years else "any"
+            self.max_year = gr.Number(
+                label="To year", value=None, placeholder=f"any (latest {span})", precision=0
+            )
             self.weights = gr.Checkbox(label="Weights available", value=False)
             self.commercial = gr.Checkbox(
                 label="Licence allows commercial use",
