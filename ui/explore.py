@@ -302,8 +302,8 @@ class ExploreTab:
             architecture=architecture or ANY,
             min_params=min_params if min_params else None,  # an empty or 0 bound means no bound
             max_params=max_params if max_params else None,
-            min_year=int(min_year) if min_year is not None else None,
-            max_year=int(max_year) if max_year is not None else None,
+            min_year=int(min_year) if min_year else None,  # an empty box may arrive as 0: no bound
+            max_year=int(max_year) if max_year else None,
             weights_only=bool(weights),
             commercial_only=bool(commercial),
         )
