@@ -184,22 +184,15 @@ def _index(args: argparse.Namespace) -> int:
 
 def _package_derived(resources: Any) -> list[str]:
     """Replace the shipped record vectors and capabilities fit with those of the current database."""
-    from tools.capenc.predict import shipped_fit_dir
-    from tools.retrieval import RetrievalIndex, record_text, text_key
+    from rsfmd.loader import derived_dir
 
-    retrieval = resources.retrieval
-    path = retrieval.shipped_path()
-    folder = path.parent
-    folder.mkdir(parents=True, exist_ok=True)
-    for stale in [*folder.glob("records-*.npz"), *folder.glob("fit-*.npz")]:
+    vectors = resources.retrieval.write_shipped()
+    for stale in derived_dir().glob("fit-*.npz"):
         stale.unlink()
-    keys = [text_key(record_text(r)) for r in resources.records]
-    RetrievalIndex._write_cache(path, keys, retrieval.vectors())
-    settings = Settings()
-    predictor = resources.capabilities(settings)
-    fit = shipped_fit_dir() / f"fit-{predictor.key[:20]}.npz"
+    predictor = resources.capabilities(Settings())
+    fit = derived_dir() / f"fit-{predictor.key[:20]}.npz"
     predictor.save(fit)
-    return [str(path), str(fit)]
+    return [str(vectors), str(fit)]
 
 
 def _chat(args: argparse.Namespace) -> int:

@@ -2,8 +2,7 @@
 
 - ``suggest_assumptions`` proposes constraints the user left out but usually has (device, region,
   sensor, data regime) as stated assumptions the user can override; ``apply_to_query`` fills them in;
-- ``feedback_adjustments`` raises or lowers models the user rated in similar tasks;
-- ``describe_past_task`` gives the line shown in the answer.
+- ``feedback_adjustments`` raises or lowers models the user rated in similar tasks.
 """
 
 from __future__ import annotations
@@ -180,19 +179,3 @@ def apply_to_query(query: StructuredQuery, assumptions: Sequence[MemoryAssumptio
             expected = ", ".join(ASSUMPTION_FIELDS)
             raise ValueError(f"unknown assumption field {assumption.field!r}; expected one of {expected}")
     return StructuredQuery.model_validate(data)
-
-
-def describe_past_task(task: PastTask) -> str:
-    """One line about a similar past task, for the answer."""
-    interaction = task.interaction
-    line = (
-        f"{interaction.created_at:%Y-%m-%d}: {interaction.query_text!r} "
-        f"(similarity {task.similarity:.2f}); recommended {', '.join(interaction.recommended) or 'nothing'}"
-    )
-    liked = [m for m, f in interaction.feedback.items() if f.vote == "up"]
-    disliked = [m for m, f in interaction.feedback.items() if f.vote == "down"]
-    if liked:
-        line += f"; you liked {', '.join(liked)}"
-    if disliked:
-        line += f"; you disliked {', '.join(disliked)}"
-    return line

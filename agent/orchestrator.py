@@ -45,8 +45,8 @@ from tools.filtering import (
     sensor_family,
     violations,
 )
+from tools.fit import LOW_CONFIDENCE
 from tools.ranking import (
-    LOW_CONFIDENCE,
     Candidate,
     Prediction,
     image_pairs_only,

@@ -18,9 +18,10 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TextIO, cast
+from typing import TextIO, cast
 
 from pydantic import BaseModel, ValidationError
+from tqdm import tqdm
 
 from agent.settings import Settings
 from agent.systems import SelectionSystem, SystemPick
@@ -40,30 +41,6 @@ from evaluation.rubric import PairScore, Rubric
 from evaluation.simulated_user import make_user
 from rsfmd.loader import atomic_write_text, content_hash, load_database
 from rsfmd.schema import ModelRecord
-
-
-def _progress_bar(total: int, shown: bool) -> Any:
-    """A tqdm bar on stderr (the 'bench' extra), or a silent stand-in when none is wanted."""
-    if not shown:
-        from contextlib import nullcontext
-
-        class _Silent:
-            def update(self, n: int = 1) -> None:
-                """Nothing to show."""
-
-            def set_postfix_str(self, text: str) -> None:
-                """Nothing to show."""
-
-            def write(self, text: str, file: Any = None) -> None:
-                """A failure is still said, without a bar."""
-                print(text, file=file or sys.stderr)
-
-        return nullcontext(_Silent())
-    from agent.extras import require
-
-    tqdm = require("tqdm", "bench", "The benchmark's progress bar").tqdm
-    return tqdm(total=total, file=sys.stderr, desc="bench", unit="pick")
-
 
 SYSTEM_NAMES = ("remsa", "db-retrieval", "remsa-naive", "unstructured-rag")
 """Systems of the paper's comparison, as named in agent.baselines.get_system."""
@@ -163,7 +140,7 @@ def run_picks(
                 pending.append((system, query))
     with (
         path.open("a", encoding="utf-8") as handle,
-        _progress_bar(len(pending), progress) as bar,
+        tqdm(total=len(pending), file=sys.stderr, disable=not progress, desc="bench", unit="pick") as bar,
     ):
         for system, query in pending:
             bar.set_postfix_str(f"{system.name} {query.id}")

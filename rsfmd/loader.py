@@ -59,6 +59,11 @@ def default_data_dir() -> Path:
     return Path(str(resources.files("rsfmd").joinpath("data")))
 
 
+def derived_dir() -> Path:
+    """Artefacts derived from the shipped records (record vectors, capabilities fit), shipped beside them."""
+    return default_data_dir() / "derived"
+
+
 def data_files(path: str | os.PathLike[str] | None = None) -> list[Path]:
     """The JSONL files at ``path`` (a file or a folder); the shipped data when None."""
     target = Path(path) if path is not None else default_data_dir()

@@ -12,10 +12,10 @@ import pytest
 
 from agent.extras import INSTALL, MissingExtraError, require
 from agent.settings import Settings
-from rsfmd.loader import load_records
+from rsfmd.loader import derived_dir, load_records
 from tools.capenc.matrix import prepare
-from tools.capenc.predict import N_BOOTSTRAP, CapabilitiesPredictor, fit_config, shipped_fit_dir
-from tools.retrieval import derived_dir, record_text, text_key
+from tools.capenc.predict import N_BOOTSTRAP, CapabilitiesPredictor, fit_config
+from tools.retrieval import record_text, text_key
 
 
 def test_shipped_record_vectors_cover_every_record_of_the_database() -> None:
@@ -31,7 +31,7 @@ def test_shipped_capabilities_fit_is_the_fit_of_the_current_database() -> None:
     settings = Settings()
     matrix, _ = prepare(load_records(), settings.capabilities.min_results)
     key = CapabilitiesPredictor.cache_key(matrix, fit_config(settings), N_BOOTSTRAP)
-    assert (shipped_fit_dir() / f"fit-{key[:20]}.npz").exists(), "run `remsa index --package`"
+    assert (derived_dir() / f"fit-{key[:20]}.npz").exists(), "run `remsa index --package`"
 
 
 def test_a_fresh_data_dir_answers_without_encoding_or_fitting(tmp_path: Path) -> None:

@@ -44,7 +44,6 @@ from agent.memory_rules import (
     FEEDBACK_CAP,
     FEEDBACK_STEP,
     apply_to_query,
-    describe_past_task,
     feedback_adjustments,
     suggest_assumptions,
 )
@@ -485,11 +484,17 @@ def test_deployment_text_assumption_and_unreadable_past_queries() -> None:
     assert apply_to_query(query, [assumption]).deployment_device == "Jetson Orin"
 
 
-def test_describe_past_task_mentions_votes() -> None:
-    line = describe_past_task(_past(0.83, {"good": "up", "bad": "down"}))
-    assert "similarity 0.83" in line
-    assert "you liked good" in line
-    assert "you disliked bad" in line
+def test_earlier_tasks_shown_mention_similarity_and_votes() -> None:
+    from agent.memory_offers import MemoryOffers, similar_tasks, suggestions, update_offers
+
+    past = [_past(0.83, {"good": "up", "bad": "down"})]
+    [shown] = similar_tasks(past)
+    assert shown.similarity == 0.83 and shown.feedback == {"good": "up", "bad": "down"}
+    offers = MemoryOffers()
+    update_offers(offers, StructuredQuery(), past)
+    [ratings] = suggestions(offers, {})
+    assert "you liked good" in ratings.reason
+    assert "you disliked bad" in ratings.reason
 
 
 # ------------------------------------------------------------------------------ real encoder

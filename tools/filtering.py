@@ -212,11 +212,9 @@ def reads_no_text_for(record: ModelRecord, query: StructuredQuery) -> bool:
         return False
     if "Text" in query.modality:
         return True  # text is among the user's inputs or prompts: a result on the task is no help
-    applications = get_vocabulary("applications")
     return bool(
         query.application
-        and applications.get(query.application) is not None
-        and applications.column(query.application, "domain") == "vision-language"
+        and get_vocabulary("applications").column(query.application, "domain") == "vision-language"
         and not evaluated_on(record, query.application)
     )
 

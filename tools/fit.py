@@ -21,8 +21,13 @@ from tools.filtering import sensor_family
 # A model is far from the user's imagery when everything it saw is this many times coarser (or
 # finer) than the user's pixels.
 FAR_RESOLUTION = 8.0
-# Sensors a curator rated below this were inferred from the model's datasets, not read in a source.
-INFERRED = 0.7
+LOW_CONFIDENCE = 0.7
+"""Fields a curator marked below this were inferred, not read in a source: weaker evidence."""
+
+
+def field_confidence(record: ModelRecord, field: str) -> float:
+    """The curator's confidence in a field (1.0 when unrated)."""
+    return record.confidence.get(field, 1.0)
 
 
 @cache
@@ -81,7 +86,7 @@ def imagery_fit(record: ModelRecord, query: StructuredQuery) -> tuple[float, lis
     pretrained = pretraining_sensors(record)
     if query.sensor:
         family = set().union(*(sensor_family(s) for s in query.sensor))
-        inferred = record.confidence.get("supported_sensors", 1.0) < INFERRED
+        inferred = field_confidence(record, "supported_sensors") < LOW_CONFIDENCE
         if (own := sorted(set(query.sensor) & pretrained)) and inferred:
             score = 0.85
             evidence.append(f"likely takes {', '.join(own)} (inferred from its datasets)")

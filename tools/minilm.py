@@ -58,7 +58,7 @@ def _erf(y: np.ndarray) -> np.ndarray:
 
 
 def _gelu(x: np.ndarray) -> np.ndarray:
-    """Exact (erf) GELU, BERT's "gelu" activation, in float32."""
+    """The erf GELU, BERT's "gelu" activation, in float32."""
     y = _erf(x * np.float32(1.0 / np.sqrt(2.0)))
     y += np.float32(1.0)
     y *= x

@@ -48,7 +48,7 @@ from tools.filtering import (
     requested_imagery,
     requested_modalities,
 )
-from tools.fit import availability_fit, imagery_fit, results_far_from
+from tools.fit import LOW_CONFIDENCE, availability_fit, field_confidence, imagery_fit, results_far_from
 
 BASE_WEIGHTS: dict[str, float] = {
     "application": 0.25,
@@ -59,14 +59,12 @@ BASE_WEIGHTS: dict[str, float] = {
     "popularity": 0.05,
     "recency": 0.05,
 }
-LOW_CONFIDENCE = 0.7
 # How much a strong result counts by what it is a result on. Results on the user's application
 # count in full; results on other applications of the same task type, or on related tasks, count
 # far less, so that many rows on other tasks do not outweigh a model made for the user's data.
 LEVEL_CREDIT = {"application": 1.0, "task": 0.65, "related": 0.45}
 # No reported result at all: unknown, not bad (the criterion is marked unknown and lowers confidence).
 NO_RESULTS = 0.3
-"""Fields a curator marked below this were inferred, not read in a source: weaker evidence."""
 VL_TASKS = frozenset({"captioning", "vqa", "visual grounding", "retrieval", "zero-shot classification"})
 # Applications whose input is an image pair, though their task type is shared with single-image
 # ones: a change captioner writes about a before and an after image, not about one image.
@@ -110,11 +108,6 @@ class Candidate:
     predicted: Prediction | None = None
     memory_delta: float = 0.0
     memory_note: str | None = None
-
-
-def field_confidence(record: ModelRecord, field: str) -> float:
-    """The curator's confidence in a field (1.0 when unrated)."""
-    return record.confidence.get(field, 1.0)
 
 
 def size_confidence(record: ModelRecord) -> float:

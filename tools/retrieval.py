@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 
 from agent.query import StructuredQuery
+from rsfmd.loader import derived_dir
 from rsfmd.schema import ModelRecord
 from tools.embedding import Encoder
 
@@ -58,13 +59,6 @@ def query_text(query: StructuredQuery, raw: str = "") -> str:
         f"[DESCRIPTION] {raw.strip()[:500]}" if raw.strip() else "",
     ]
     return " ".join(p for p in parts if p) or raw
-
-
-def derived_dir() -> Path:
-    """Folder of the artefacts derived from the shipped RS-FMD (record vectors, capabilities fit)."""
-    from importlib import resources
-
-    return Path(str(resources.files("rsfmd") / "data" / "derived"))
 
 
 def text_key(text: str) -> str:
@@ -124,6 +118,14 @@ class RetrievalIndex:
         """Vectors of the shipped RS-FMD records, built by `remsa index --package` and kept in the
         package: keyed by each record's text hash, so an edited record is simply encoded again."""
         return derived_dir() / f"records-{self._encoder.name.replace('/', '_')}.npz"
+
+    def write_shipped(self) -> Path:
+        """Replace the shipped vectors with exactly the current records'; returns the file."""
+        path = self.shipped_path()
+        for stale in path.parent.glob("records-*.npz"):
+            stale.unlink()
+        self._write_cache(path, [text_key(record_text(r)) for r in self._records], self.vectors())
+        return path
 
     def _embeddings(self) -> np.ndarray:
         texts = [record_text(r) for r in self._records]

@@ -265,7 +265,6 @@ class ChatTab:
         conv: Conversation,
         k: float,
         memory_on: bool,
-        visitor: str | None = None,
     ) -> Iterator[Updates]:
         """A suggested answer was clicked: note it; once every question has one, send them together."""
         pending = conv.pending
@@ -334,8 +333,11 @@ class ChatTab:
         return session_settings(self.settings, int(k), memory_on, user or visitor)
 
     def _ready(self) -> Updates:
-        """The input box and button usable again."""
-        return {self.query: gr.Textbox(interactive=True), self.send: gr.Button(interactive=True)}
+        """The input box and button usable again, with the example back as placeholder."""
+        return {
+            self.query: gr.Textbox(interactive=True, placeholder=f"e.g. {EXAMPLE_QUERIES[0]}"),
+            self.send: gr.Button(interactive=True),
+        }
 
     def _turn(
         self,
@@ -384,8 +386,7 @@ class ChatTab:
                 self.chatbot: history,
                 self.results: selection_html(selection),
                 self.status: status_line(selection),
-                self.query: gr.Textbox(interactive=True, placeholder=f"e.g. {EXAMPLE_QUERIES[0]}"),
-                self.send: gr.Button(interactive=True),
+                **self._ready(),
             }
         )
         updates.update(self.chips.shown(selection))

@@ -17,6 +17,7 @@ import numpy as np
 
 from agent.settings import Settings
 from rsfmd.datasets import dataset_identities, dataset_identity, find_dataset
+from rsfmd.loader import derived_dir
 from rsfmd.schema import ModelRecord
 from rsfmd.vocab import application_task_type, get_vocabulary
 from tools.capenc.fit import Distance, FitConfig, fit_cells, pairwise_distance
@@ -101,13 +102,6 @@ def row_label(row_id: str) -> str:
 
 def _jaccard(a: set[str], b: set[str]) -> float:
     return len(a & b) / len(a | b) if a and b else 0.0
-
-
-def shipped_fit_dir() -> Path:
-    """Where `remsa index --package` keeps the fit of the shipped RS-FMD (inside the package)."""
-    from importlib import resources
-
-    return Path(str(resources.files("rsfmd") / "data" / "derived"))
 
 
 class CapabilitiesPredictor:
@@ -214,7 +208,7 @@ class CapabilitiesPredictor:
         key = cls.cache_key(matrix, config, N_BOOTSTRAP)
         name = f"fit-{key[:20]}.npz"
         path = settings.cache_dir() / "capenc" / name
-        for known in (shipped_fit_dir() / name, path):
+        for known in (derived_dir() / name, path):
             # The fit shipped for this database and these settings, else one cached earlier.
             if known.exists():
                 return cls.load(known)
