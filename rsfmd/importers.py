@@ -39,7 +39,12 @@ GEOBENCH2_SETTINGS = {
     "80100fc6-dc1a-4514-b946-341157eaf816": "frozen encoder",
 }
 CRYOBENCH_DATASETS = ("GLID", "GLD", "SICD", "CaFFe", "GSDD")
-CRYOBENCH_NOTE = "Cryo-Bench README results table (frozen encoder, 100% training data, UPerNet)"
+# The README table as of commit 41b6115 (2026-03-03), the repository's newest commit and the last one
+# to touch the README; every earlier README version carries the same table.
+CRYOBENCH_NOTE = (
+    "Cryo-Bench README results table at commit 41b6115ee70e09faccc78e1f1236352200e354a5 (2026-03-03; "
+    "frozen encoder, 100% training data, UPerNet)"
+)
 OUTPUT_NAME = "shared_tables.jsonl"
 
 
