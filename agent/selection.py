@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import Literal
 
 from pydantic import BaseModel, Field
 
@@ -39,6 +40,53 @@ class EvidenceNumber(BaseModel):
     source_url: str
 
 
+AdaptationMode = Literal["zero-shot", "frozen", "light-tune", "fine-tune"]
+
+
+class AdaptationResult(BaseModel):
+    """One RS-FMD result cited for how to adapt a model: how it was trained and what it scored."""
+
+    dataset: str
+    metric: str
+    value: float
+    setting: str = Field(description="The evaluation protocol as the source states it.")
+    family: str = Field(description="zero-shot, few-shot, parameter-efficient, frozen or fine-tune.")
+    label_percent: float | None = Field(default=None, description="Label fraction used; None: not stated.")
+    variant: str | None = None
+    source_url: str
+
+
+class SettingComparison(BaseModel):
+    """Results of one model on one dataset under different settings or label fractions."""
+
+    dataset: str
+    metric: str
+    statement: str = Field(description="The comparison in one sentence, with the numbers.")
+    results: list[AdaptationResult] = Field(min_length=2)
+
+
+class Adaptation(BaseModel):
+    """How to adapt a recommended model to the user's labels and hardware, and what that rests on."""
+
+    mode: AdaptationMode
+    label: str = Field(description="The advice in a few words ('frozen encoder + light head').")
+    why: list[str] = Field(min_length=1, description="One or two plain sentences.")
+    basis: Literal["RS-FMD results", "rule of thumb"] = Field(
+        description="RS-FMD results: at least one reported result under the advised setting backs it."
+    )
+    evidence: list[AdaptationResult] = Field(default_factory=list)
+    comparisons: list[SettingComparison] = Field(default_factory=list)
+
+    def line(self) -> str:
+        """The advice on one line: 'frozen encoder + light head (rule of thumb): why...'."""
+        return f"{self.label} ({self.basis}): {' '.join(self.why)}"
+
+    def markdown(self) -> str:
+        """The one-line advice with a link to the source of the result it names first."""
+        cited = f" ([source]({self.evidence[0].source_url}))" if self.evidence else ""
+        return self.line() + cited
+
+
 class RankedModel(BaseModel):
     """One recommended model with its reasons."""
 
@@ -57,6 +105,9 @@ class RankedModel(BaseModel):
     parameters_m: float | None = None
     modalities: list[str] = Field(default_factory=list)
     sensors: list[str] = Field(default_factory=list)
+    adaptation: Adaptation | None = Field(
+        default=None, description="How to adapt it (frozen, few-label, fine-tune) and the evidence."
+    )
 
 
 class TraceStep(BaseModel):

@@ -14,6 +14,7 @@ from agent.wording import with_article
 from rsfmd.datasets import bench_application, dataset_identities, dataset_identity
 from rsfmd.licenses import allows_commercial_use, within_licenses
 from rsfmd.schema import Benchmark, Category, ModelRecord
+from tools.adaptation import advise
 from tools.ranking import Candidate, image_pairs_only, region_fit
 
 if TYPE_CHECKING:
@@ -375,6 +376,7 @@ def explain(ranked: list[Candidate], query: StructuredQuery) -> list[RankedModel
                 parameters_m=_shown_size(r, query),
                 modalities=list(r.modalities),
                 sensors=list(r.supported_sensors),
+                adaptation=advise(r, query),
             )
         )
     return out
@@ -405,6 +407,8 @@ def selection_markdown(selection: Selection) -> str:
         lines.append(f"### {m.rank}. {m.name} (score {m.score:.0f}/100, confidence {m.confidence:.2f})")
         lines.extend(f"- {reason}" for reason in m.reasons)
         lines.extend(f"- Trade-off: {t}" for t in m.trade_offs)
+        if m.adaptation is not None:
+            lines.append(f"- Adapt: {m.adaptation.markdown()}")
         links = [f"[{label}]({url})" for label, url in m.links.model_dump().items() if url]
         if links:
             lines.append("- Links: " + ", ".join(links))

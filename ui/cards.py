@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from html import escape
 
-from agent.selection import EvidenceNumber, RankedModel, Selection, Status
+from agent.selection import Adaptation, EvidenceNumber, RankedModel, Selection, Status
 
 EMPTY_RESULTS = (
     '<div class="remsa-empty">'
@@ -89,6 +89,35 @@ def evidence_table_html(evidence: list[EvidenceNumber]) -> str:
     )
 
 
+def adaptation_html(adaptation: Adaptation | None) -> str:
+    """How to adapt the model: the advice, why, the RS-FMD results behind it and any comparison of
+    settings, each result with its source; a rule of thumb is labelled as one."""
+    if adaptation is None:
+        return ""
+    cited = "".join(
+        f"<li>{escape(e.dataset)}: {escape(e.metric)} {e.value:g} ({escape(e.setting)}"
+        f"{f', {e.label_percent:g}% labels' if e.label_percent is not None else ''}) "
+        f"{link_html('source', e.source_url)}</li>"
+        for e in adaptation.evidence
+    )
+    compared = "".join(
+        f"<li>{escape(c.statement)} "
+        + " ".join(link_html("source", url) for url in dict.fromkeys(r.source_url for r in c.results))
+        + "</li>"
+        for c in adaptation.comparisons
+    )
+    return (
+        f'<div class="remsa-adapt" data-mode="{escape(adaptation.mode, quote=True)}" '
+        f'data-basis="{escape(adaptation.basis, quote=True)}">'
+        f'<p class="remsa-h">How to adapt it: {escape(adaptation.label)} '
+        f'<span class="remsa-muted">({escape(adaptation.basis)})</span></p>'
+        f"<p>{escape(' '.join(adaptation.why))}</p>"
+        + (f'<ul class="remsa-adapt-evidence">{cited}</ul>' if cited else "")
+        + (f'<p class="remsa-muted">Settings compared in RS-FMD:</p><ul>{compared}</ul>' if compared else "")
+        + "</div>"
+    )
+
+
 def model_card_html(model: RankedModel) -> str:
     """One recommended model as a card."""
     size = f"{model.parameters_m:g}M parameters" if model.parameters_m is not None else "size not recorded"
@@ -129,7 +158,7 @@ def model_card_html(model: RankedModel) -> str:
             if trade_offs
             else ""
         )
-        + f"{predicted}"
+        + f"{predicted}{adaptation_html(model.adaptation)}"
         f'<details class="remsa-ev" open><summary>Evidence ({len(model.evidence)} reported '
         f"results)</summary>{evidence_table_html(model.evidence)}</details>"
         f'<div class="remsa-links">{links}</div>'
