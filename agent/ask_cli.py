@@ -27,6 +27,11 @@ def register(subparsers: Any) -> None:
     ask.add_argument("--json", action="store_true", help="Print one JSON object (the Selection).")
     ask.add_argument("--no-clarify", action="store_true", help="Never ask back; answer with assumptions.")
     ask.add_argument(
+        "--show-code",
+        action="store_true",
+        help="Print the code that loads each model under it, with its source.",
+    )
+    ask.add_argument(
         "--user", help="Read and write this user's task memory (default: REMSA_USER_ID; unset: no memory)."
     )
     ask.add_argument("--no-memory", action="store_true", help="No task memory, even with REMSA_USER_ID.")
@@ -97,7 +102,7 @@ def _ask(args: argparse.Namespace) -> int:
     if args.json:
         print(selection.model_dump_json(indent=2))
     else:
-        print(render_text(selection))
+        print(render_text(selection, show_code=args.show_code))
         if selection.status == Status.needs_clarification:
             print(
                 "\nAdd these details to your query and ask again, answer them one by one in "
@@ -114,8 +119,8 @@ def _accepted_ids(option: str, selection: Selection) -> list[str]:
     return ids
 
 
-def render_text(selection: Selection) -> str:
-    """Terminal rendering of a Selection."""
+def render_text(selection: Selection, show_code: bool = False) -> str:
+    """Terminal rendering of a Selection; ``show_code`` prints the code that loads each model."""
     lines: list[str] = []
     if selection.status == Status.not_understood:
         return "\n".join(selection.assumptions)
@@ -129,7 +134,7 @@ def render_text(selection: Selection) -> str:
             options = f"  [{' / '.join(q.options)}]" if q.options else ""
             lines.append(f"  - {q.text}{options}")
         return "\n".join(lines)
-    lines.append(selection.to_markdown().rstrip())
+    lines.append(selection.to_markdown(show_code=show_code).rstrip())
     lines.append(f"(engine: {selection.engine}; overall confidence {selection.overall_confidence:.2f})")
     lines.extend(_memory_lines(selection))
     return "\n".join(lines)

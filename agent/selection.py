@@ -9,6 +9,7 @@ from pydantic import BaseModel, Field
 
 from agent.query import StructuredQuery
 from agent.systems import ClarificationQuestion
+from rsfmd.usage import UsageSnippet
 
 
 class Status(StrEnum):
@@ -105,6 +106,10 @@ class RankedModel(BaseModel):
     parameters_m: float | None = None
     modalities: list[str] = Field(default_factory=list)
     sensors: list[str] = Field(default_factory=list)
+    usage: list[UsageSnippet] = Field(
+        default_factory=list,
+        description="Ways to load it (library, identifier, snippet, source), most specific first.",
+    )
     adaptation: Adaptation | None = Field(
         default=None, description="How to adapt it (frozen, few-label, fine-tune) and the evidence."
     )
@@ -176,8 +181,8 @@ class Selection(BaseModel):
         """How many models lead with ranks 1, 2, 3...: the top k, before any model the task named."""
         return next((i for i, m in enumerate(self.models) if m.rank != i + 1), len(self.models))
 
-    def to_markdown(self) -> str:
-        """A readable rendering of the answer."""
+    def to_markdown(self, show_code: bool = True) -> str:
+        """A readable rendering of the answer; ``show_code`` adds the code that loads each model."""
         from tools.explanation import selection_markdown
 
-        return selection_markdown(self)
+        return selection_markdown(self, show_code=show_code)

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from rsfmd.schema import ARCHITECTURE_FAMILIES, ModelRecord
+from rsfmd.usage import usage_coverage
 from rsfmd.vocab import get_vocabulary, term_key
 
 COVERAGE_FIELDS: tuple[str, ...] = (
@@ -54,7 +55,7 @@ def field_coverage(records: Sequence[ModelRecord]) -> dict[str, float]:
 
 
 def database_stats(records: Sequence[ModelRecord]) -> dict[str, Any]:
-    """Counts by category, modality, sensor, task type and year, plus field coverage."""
+    """Counts by category, modality, sensor, task type and year, plus field and usage coverage."""
     by_year = Counter(str(r.year) if r.year else "unknown" for r in records)
     return {
         "count": len(records),
@@ -66,6 +67,7 @@ def database_stats(records: Sequence[ModelRecord]) -> dict[str, Any]:
         "by_task_type": dict(Counter(t for r in records for t in r.all_task_types).most_common()),
         "by_year": dict(sorted(by_year.items())),
         "field_coverage": field_coverage(records),
+        "usage": usage_coverage(records),
     }
 
 

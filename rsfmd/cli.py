@@ -108,6 +108,12 @@ def _stats(args: argparse.Namespace) -> int:
     print("field coverage (% of records):")
     for field, pct in stats["field_coverage"].items():
         print(f"  {field:<22} {pct:5.1f}")
+    usage = stats["usage"]
+    print(
+        f"how to load: {usage['records_with_usage']} of {usage['records_releasing_weights']} records "
+        f"releasing weights ({usage['percent']:.1f}%), {usage['rows']} ways; records by library: "
+        + ", ".join(f"{k} {v}" for k, v in usage["records_by_library"].items())
+    )
     return 0
 
 

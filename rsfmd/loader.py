@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import csv
 import hashlib
 import json
 import os
@@ -14,6 +15,7 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from rsfmd.schema import Benchmark, ModelRecord
+from rsfmd.usage import USAGE_COLUMNS, Usage
 
 
 @dataclass(frozen=True)
@@ -182,8 +184,44 @@ def _attach_benchmarks(result: LoadResult, files: list[Path]) -> None:
                 by_id[item[1]].benchmarks.append(item[2])
 
 
+def usage_file(path: str | os.PathLike[str] | None = None) -> Path | None:
+    """The usage table (``usage.csv`` beside the records of a data folder), if there is one."""
+    target = Path(path) if path is not None else default_data_dir()
+    file = target / "usage.csv" if target.is_dir() else None
+    return file if file is not None and file.is_file() else None
+
+
+def _attach_usage(result: LoadResult, file: Path | None) -> None:
+    """Append the rows of the usage table to the records they name; a bad row is an error."""
+    if file is None:
+        return
+    result.files.append(str(file))
+    by_id = {record.model_id: record for record in result.records}
+    with file.open(encoding="utf-8", newline="") as handle:
+        reader = csv.DictReader(handle)
+        if tuple(reader.fieldnames or ()) != USAGE_COLUMNS:
+            result.errors.append(
+                RecordError(str(file), 1, "", f"the header must be {','.join(USAGE_COLUMNS)}")
+            )
+            return
+        for line_no, row in enumerate(reader, start=2):
+            record = by_id.get(row["model_id"])
+            if record is None:
+                result.errors.append(
+                    RecordError(str(file), line_no, "model_id", f"no record with id {row['model_id']!r}")
+                )
+                continue
+            try:
+                record.usage.append(Usage.from_row(row))
+            except ValidationError as exc:
+                for err in exc.errors():
+                    reason = err["msg"].removeprefix("Value error, ")
+                    result.errors.append(RecordError(str(file), line_no, _location(err["loc"]), reason))
+
+
 def load_database(path: str | os.PathLike[str] | None = None, *, strict: bool = True) -> LoadResult:
-    """Load every record at ``path`` (shipped data by default) with its attached benchmarks.
+    """Load every record at ``path`` (shipped data by default) with its attached benchmarks and the
+    ways to load it (``usage.csv``).
 
     Raises DatabaseError listing every problem when ``strict``.
     """
@@ -196,6 +234,7 @@ def load_database(path: str | os.PathLike[str] | None = None, *, strict: bool = 
         result.files.append(str(file))
     result.errors.extend(find_duplicates(result.records, result.locations))
     _attach_benchmarks(result, attachment_files(path))
+    _attach_usage(result, usage_file(path))
     if strict and result.errors:
         raise DatabaseError(result.errors)
     return result

@@ -24,6 +24,7 @@ from pydantic import (
     model_validator,
 )
 
+from rsfmd.usage import Usage
 from rsfmd.vocab import (
     metric_info,
     normalise_metric,
@@ -300,6 +301,10 @@ class ModelRecord(_Strict):
     github_stars: int | None = Field(default=None, ge=0)
     benchmarks: list[Benchmark] = Field(default_factory=list)
     sources: list[Source] = Field(min_length=1)
+    usage: list[Usage] = Field(
+        default_factory=list,
+        description="Ways to load the model, kept in rsfmd/data/usage.csv and joined on loading.",
+    )
     confidence: dict[str, float] = Field(
         default_factory=dict, description="Per-field confidence in [0, 1]; absent means unrated."
     )
@@ -421,8 +426,8 @@ class ModelRecord(_Strict):
         return self.release_date.year if self.release_date else self.release_year
 
     def to_json_line(self) -> str:
-        """One JSONL line, without empty optional fields."""
-        return self.model_dump_json(exclude_defaults=True)
+        """One JSONL line, without empty optional fields or the usage rows (kept in usage.csv)."""
+        return self.model_dump_json(exclude_defaults=True, exclude={"usage"})
 
 
 FIELD_NAMES: frozenset[str] = frozenset(ModelRecord.model_fields)

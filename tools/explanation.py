@@ -14,6 +14,7 @@ from agent.wording import with_article
 from rsfmd.datasets import bench_application, dataset_identities, dataset_identity
 from rsfmd.licenses import allows_commercial_use, within_licenses
 from rsfmd.schema import Benchmark, Category, ModelRecord
+from rsfmd.usage import UsageSnippet, by_library, usage_line, usage_markdown
 from tools.adaptation import advise
 from tools.ranking import Candidate, image_pairs_only, region_fit
 
@@ -376,14 +377,16 @@ def explain(ranked: list[Candidate], query: StructuredQuery) -> list[RankedModel
                 parameters_m=_shown_size(r, query),
                 modalities=list(r.modalities),
                 sensors=list(r.supported_sensors),
+                usage=[UsageSnippet.of(u) for rows in by_library(r.usage).values() for u in rows],
                 adaptation=advise(r, query),
             )
         )
     return out
 
 
-def selection_markdown(selection: Selection) -> str:
-    """Markdown: models with reasons, trade-offs, links; then questions and assumptions."""
+def selection_markdown(selection: Selection, show_code: bool = True) -> str:
+    """Markdown: models with reasons, trade-offs, links and how to load them (with ``show_code``, the
+    code); then questions and assumptions."""
     lines = [f"**Task:** {selection.query_text}"]
     understood = selection.understood()
     if understood:
@@ -412,6 +415,9 @@ def selection_markdown(selection: Selection) -> str:
         links = [f"[{label}]({url})" for label, url in m.links.model_dump().items() if url]
         if links:
             lines.append("- Links: " + ", ".join(links))
+        if m.usage:
+            lines.append(f"- {usage_line(m.usage)}")
+            lines.extend(["", *usage_markdown(m.usage)] if show_code else [])
         lines.append("")
     assumptions = [a for a in selection.assumptions if a not in selection.answers]
     if assumptions:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from html import escape
 
 from agent.selection import Adaptation, EvidenceNumber, RankedModel, Selection, Status
+from ui.usage_block import USAGE_CSS, usage_html
 
 EMPTY_RESULTS = (
     '<div class="remsa-empty">'
@@ -162,6 +163,7 @@ def model_card_html(model: RankedModel) -> str:
         f'<details class="remsa-ev" open><summary>Evidence ({len(model.evidence)} reported '
         f"results)</summary>{evidence_table_html(model.evidence)}</details>"
         f'<div class="remsa-links">{links}</div>'
+        f"{usage_html(model.usage)}"
         "</div>"
     )
 
@@ -249,7 +251,8 @@ def chat_summary(selection: Selection) -> str:
     return "\n".join(lines)
 
 
-APP_CSS = """
+APP_CSS = (
+    """
 .remsa-header h1 { margin-bottom: 0.1em; }
 .remsa-header p { margin-top: 0; font-size: 1.05em; }
 .remsa-card { border: 1px solid var(--border-color-primary); border-radius: 10px; padding: 12px 14px;
@@ -287,3 +290,5 @@ APP_CSS = """
 .remsa-option.primary { font-weight: 700; }
 .remsa-option.primary::before { content: "✓ "; }
 """
+    + USAGE_CSS
+)
