@@ -1,81 +1,85 @@
-"""The Capabilities map tab: models and datasets in the fitted encoding, and one model's standing."""
+"""The Capabilities map tab: placed models and benchmarks on an interactive map, and one model's standing."""
 
 from __future__ import annotations
 
 from typing import Any
 
 import gradio as gr
-from matplotlib.figure import Figure
 
 from agent.resources import get_resources
 from agent.settings import Settings
-from tools.capenc.predict import CapabilitiesPredictor, MapPoint
+from tools.capenc.predict import CapabilitiesPredictor
+from ui.capmap_figure import (
+    MapLayout,
+    UnplacedGroup,
+    capabilities_figure,
+    map_layout,
+    task_datasets,
+    unplaced_models,
+)
 
+HOW_TO_READ = (
+    "**How to read the map:** each dot is a model (one dot per size or variant) and each triangle a "
+    "benchmark (one dataset, metric and setting); a model lies close to the benchmarks where it did "
+    "best and far from those where it fell behind, so models close together have similar strengths. "
+    "Hover for names, drag to zoom, double-click to zoom out."
+)
+STANDING_HELP = (
+    "Each row is one benchmark. Scores run from **0 = the best result any model reported there** to "
+    "**1 = the furthest behind**. *Reported* is the model's own published result on that scale; "
+    "*map's estimate* is where its position on the map puts it, give or take the uncertainty shown. "
+    "Rows with no reported result are the map's estimate only."
+)
 STANDING_HEADERS = [
-    "Dataset column",
-    "Reported gap",
-    "Predicted gap",
-    "± uncertainty",
-    "Predicted − reported",
+    "Benchmark (dataset, metric, setting)",
+    "Reported (0 best, 1 furthest behind)",
+    "Map's estimate",
+    "Give or take",
+    "Map against reported",
 ]
-MODEL_COLOUR = "#1565c0"
-DATASET_COLOUR = "#ef6c00"
-HIGHLIGHT_COLOUR = "#c62828"
+AGREES_WITHIN = 0.005
 
 
-def dataset_name(column_label: str) -> str:
-    """The dataset part of a column label such as 'Sen1Floods11 mIoU (fine-tune)'."""
-    head = column_label.split(" (", 1)[0]
-    words = head.split(" ")
-    return " ".join(words[:-1]) if len(words) > 1 else head
-
-
-def map_figure(models: list[MapPoint], datasets: list[MapPoint], highlight: str | None = None) -> Figure:
-    """Scatter of model rows (circles, labelled) and dataset columns (triangles, one label per dataset)."""
-    fig = Figure(figsize=(11, 8), dpi=100, layout="constrained")
-    ax = fig.add_subplot()
-    ax.scatter([p.x for p in datasets], [p.y for p in datasets], marker="^", s=22, c=DATASET_COLOUR,
-               alpha=0.6, label="dataset column (dataset · metric · protocol)")  # fmt: skip
-    centres: dict[str, list[MapPoint]] = {}
-    for p in datasets:  # one label per dataset, at the mean of its columns, keeps the map readable
-        centres.setdefault(dataset_name(p.label), []).append(p)
-    for name, points in centres.items():
-        x = sum(p.x for p in points) / len(points)
-        y = sum(p.y for p in points) / len(points)
-        ax.annotate(name, (x, y), fontsize=6, color="#8d4004", ha="center", va="top", alpha=0.9)
-    plain = [p for p in models if p.model_id != highlight]
-    ax.scatter([p.x for p in plain], [p.y for p in plain], marker="o", s=30, c=MODEL_COLOUR, label="model")
-    for p in plain:
-        ax.annotate(
-            p.label, (p.x, p.y), fontsize=6.5, color="#0d3c78", xytext=(3, 3), textcoords="offset points"
-        )
-    chosen = [p for p in models if p.model_id == highlight]
-    if chosen:
-        ax.scatter([p.x for p in chosen], [p.y for p in chosen], marker="o", s=90, c=HIGHLIGHT_COLOUR,
-                   edgecolors="black", zorder=5, label="chosen model")  # fmt: skip
-        for p in chosen:
-            ax.annotate(p.label, (p.x, p.y), fontsize=9, fontweight="bold", color=HIGHLIGHT_COLOUR,
-                        xytext=(4, 4), textcoords="offset points")  # fmt: skip
-    ax.set_xlabel("principal axis 1")
-    ax.set_ylabel("principal axis 2")
-    ax.set_title("Capabilities encoding: a model lies close to the datasets it does well on")
-    ax.grid(alpha=0.25)
-    ax.legend(loc="best", fontsize=8)
-    return fig
+def map_versus_reported(estimate: float, reported: float | None) -> str:
+    """In words, whether the map expects the model to do better or worse than reported."""
+    if reported is None:
+        return ""
+    off = estimate - reported
+    if abs(off) < AGREES_WITHIN:
+        return "agrees"
+    return f"expects {'worse' if off > 0 else 'better'} by {abs(off):.2f}"
 
 
 def standing_rows(predictor: CapabilitiesPredictor, model_id: str) -> list[list[Any]]:
-    """Per dataset column: reported gap (if any), predicted gap, its uncertainty and the difference.
+    """Per benchmark: reported score (if any), the map's estimate, its uncertainty and how they compare.
 
-    Gaps are normalised: 0 = best model on that column, 1 = worst. Reported columns come first.
+    Scores are 0 = best model on that benchmark, 1 = worst. Reported benchmarks come first.
     """
     rows: list[list[Any]] = []
     for column in predictor.columns():
         p = predictor.predict(model_id, column.key)
-        reported = round(p.observed_gap, 3) if p.observed_gap is not None else ""
-        diff = round(p.gap - p.observed_gap, 3) if p.observed_gap is not None else ""
-        rows.append([p.column_label, reported, round(p.gap, 3), round(p.uncertainty, 3), diff])
+        reported = round(p.observed_gap, 2) if p.observed_gap is not None else ""
+        rows.append(
+            [
+                p.column_label,
+                reported,
+                round(p.gap, 2),
+                f"± {p.uncertainty:.2f}",
+                map_versus_reported(p.gap, p.observed_gap),
+            ]
+        )
     return sorted(rows, key=lambda r: (r[1] == "", r[2]))
+
+
+def unplaced_markdown(groups: list[UnplacedGroup]) -> str:
+    """Why the records without a point are not placed, with the count and names of each group."""
+    total = sum(len(g.names) for g in groups)
+    lines = [f"**{total} models have too few results to be placed:**"]
+    for group in groups:
+        lines.append(f"- **{len(group.names)}**: {group.reason}.")
+    for group in groups:
+        lines.append(f"\n*{group.reason[:1].upper()}{group.reason[1:]}:* {', '.join(group.names)}.")
+    return "\n".join(lines)
 
 
 class CapabilitiesTab:
@@ -83,28 +87,78 @@ class CapabilitiesTab:
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
-        gr.Markdown(
-            "Models and benchmark datasets placed in the fitted capabilities encoding (2-D projection). "
-            "Pick a model to highlight it and to see, per dataset column, its reported versus predicted "
-            "standing (normalised gap: 0 = best model on that column, 1 = worst)."
-        )
+        self._layouts: dict[str, MapLayout] = {}
+        self._unplaced: dict[str, str] = {}
+        gr.Markdown(HOW_TO_READ)
         self.message = gr.Markdown(elem_id="capmap-message")
-        self.model = gr.Dropdown([], value=None, label="Model", elem_id="capmap-model")
+        with gr.Accordion("Models not on the map", open=False, elem_id="capmap-unplaced-box"):
+            self.unplaced = gr.Markdown(elem_id="capmap-unplaced")
+        with gr.Row():
+            self.model = gr.Dropdown(
+                [], value=None, label="Find a model (type its name)", elem_id="capmap-model", scale=2
+            )
+            self.datasets = gr.Dropdown(
+                [],
+                value=[],
+                multiselect=True,
+                label="Highlight benchmarks on these datasets",
+                elem_id="capmap-datasets",
+                scale=3,
+            )
+            self.use_task = gr.Button("Datasets of my chat task", size="sm", scale=1, elem_id="capmap-task")
+        self.task_note = gr.Markdown(elem_id="capmap-task-note")
         self.plot = gr.Plot(label="Capabilities map", elem_id="capmap-plot")
+        gr.Markdown(STANDING_HELP)
         self.table = gr.Dataframe(
-            headers=STANDING_HEADERS, interactive=False, max_height=360, label="Standing"
+            headers=STANDING_HEADERS,
+            interactive=False,
+            max_height=360,
+            label="Standing",
+            elem_id="capmap-table",
         )
 
-    def wire(self, tab: Any) -> None:
-        """Draw the map when its tab is opened; redraw and tabulate when a model is picked."""
-        tab.select(self.open, outputs=[self.message, self.model, self.plot], api_visibility="private")
+    def wire(self, tab: Any, chat_state: Any = None) -> None:
+        """Draw the map when its tab is opened; redraw on a model or dataset pick.
+
+        ``chat_state`` (the chat's per-browser Conversation) lets the map highlight the chat task's datasets.
+        """
+        inputs = [chat_state] if chat_state is not None else []
+        private: dict[str, Any] = {"api_visibility": "private"}
+        tab.select(
+            self.open,
+            inputs=inputs,
+            outputs=[self.message, self.unplaced, self.model, self.datasets, self.task_note, self.plot],
+            **private,
+        )
+        self.use_task.click(self.task, inputs=inputs, outputs=[self.datasets, self.task_note], **private)
         self.model.change(
-            self.choose, inputs=[self.model], outputs=[self.plot, self.table], api_visibility="private"
+            self.choose, inputs=[self.model, self.datasets], outputs=[self.plot, self.table], **private
+        )
+        self.datasets.change(
+            self.redraw,
+            inputs=[self.model, self.datasets],
+            outputs=[self.plot],
+            show_progress="hidden",
+            **private,
         )
 
     def _predictor(self) -> CapabilitiesPredictor | None:
         predictor: CapabilitiesPredictor | None = get_resources(self.settings).capabilities(self.settings)
         return predictor
+
+    def _layout(self, predictor: CapabilitiesPredictor) -> MapLayout:
+        """The map of this fit, built once."""
+        if predictor.key not in self._layouts:
+            names = {r.model_id: r.model_name for r in get_resources(self.settings).records}
+            self._layouts[predictor.key] = map_layout(predictor, names)
+        return self._layouts[predictor.key]
+
+    def _unplaced_text(self, predictor: CapabilitiesPredictor) -> str:
+        if predictor.key not in self._unplaced:
+            records = get_resources(self.settings).records
+            groups = unplaced_models(records, predictor, self.settings.capabilities.min_results)
+            self._unplaced[predictor.key] = unplaced_markdown(groups)
+        return self._unplaced[predictor.key]
 
     def _problem(self) -> str:
         if not self.settings.capabilities.enabled:
@@ -112,26 +166,61 @@ class CapabilitiesTab:
         error = get_resources(self.settings).predictor_error
         return f"The capabilities encoding is unavailable: {error or 'too few benchmark results'}."
 
-    def open(self) -> tuple[str, Any, Any]:
-        """The map, and the models that can be picked."""
+    def _task_datasets(self, predictor: CapabilitiesPredictor, conversation: Any) -> tuple[list[str], str]:
+        """The datasets of the chat's current task, and a note saying what they are."""
+        selection = getattr(conversation, "selection", None)
+        if selection is None:
+            return [], "No task in the chat yet: pick datasets to highlight, or ask in the Chat tab first."
+        query = selection.query
+        datasets = task_datasets(predictor, query)
+        task = query.application or query.task_type or "your task"
+        if not datasets:
+            return [], f"No benchmark on the map is like the chat task ({task}); pick datasets to highlight."
+        return datasets, f"Highlighted: the benchmarks the chat task ({task}) is judged on."
+
+    def open(self, conversation: Any = None) -> tuple[Any, ...]:
+        """The map, why some models are missing, the pickers, and the chat task's datasets highlighted."""
         predictor = self._predictor()
         if predictor is None:
-            return self._problem(), gr.Dropdown(choices=[]), None
-        models, datasets = predictor.project_2d()
-        ids = sorted({p.model_id for p in models if p.model_id}, key=str.lower)
+            empty = gr.Dropdown(choices=[])
+            return self._problem(), "", empty, empty, "", None
+        layout = self._layout(predictor)
+        choices = layout.model_choices()
         note = (
-            f"{len(ids)} models and {len(datasets)} dataset columns, fitted on {predictor.n_results} "
+            f"{len(choices)} models and {len(layout.benchmarks)} benchmark columns placed "
+            f"({len(layout.models)} model dots: one per size or variant), from {predictor.n_results} "
             "reported results."
         )
-        return note, gr.Dropdown(choices=ids), map_figure(models, datasets)
+        datasets, task_note = self._task_datasets(predictor, conversation)
+        picker = gr.Dropdown(choices=layout.datasets(), multiselect=True)
+        if datasets:  # a chat task replaces the picked datasets; without one they stay as they were
+            picker = gr.Dropdown(choices=layout.datasets(), value=datasets, multiselect=True)
+        figure = capabilities_figure(layout, None, datasets)
+        return note, self._unplaced_text(predictor), gr.Dropdown(choices=choices), picker, task_note, figure
 
-    def choose(self, model_id: str | None) -> tuple[Any, Any]:
-        """Highlight one model and tabulate its reported versus predicted standing."""
+    def task(self, conversation: Any = None) -> tuple[Any, str]:
+        """Highlight the datasets of the chat's current task."""
+        predictor = self._predictor()
+        if predictor is None:
+            return gr.Dropdown(), self._problem()
+        datasets, note = self._task_datasets(predictor, conversation)
+        picker = gr.Dropdown(choices=self._layout(predictor).datasets(), value=datasets, multiselect=True)
+        return picker, note
+
+    def redraw(self, model_id: str | None, datasets: list[str] | None) -> Any:
+        """The map with one model and some datasets highlighted."""
+        predictor = self._predictor()
+        if predictor is None:
+            return None
+        chosen = model_id if model_id and predictor.has_model(model_id) else None
+        return capabilities_figure(self._layout(predictor), chosen, datasets or [])
+
+    def choose(self, model_id: str | None, datasets: list[str] | None) -> tuple[Any, Any]:
+        """Highlight one model and tabulate its reported versus estimated standing."""
         predictor = self._predictor()
         if predictor is None:
             return None, gr.Dataframe(value=[])
-        models, datasets = predictor.project_2d()
+        figure = self.redraw(model_id, datasets)
         if not model_id or not predictor.has_model(model_id):
-            return map_figure(models, datasets), gr.Dataframe(value=[], headers=STANDING_HEADERS)
-        rows = standing_rows(predictor, model_id)
-        return map_figure(models, datasets, model_id), gr.Dataframe(value=rows, headers=STANDING_HEADERS)
+            return figure, gr.Dataframe(value=[], headers=STANDING_HEADERS)
+        return figure, gr.Dataframe(value=standing_rows(predictor, model_id), headers=STANDING_HEADERS)

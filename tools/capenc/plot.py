@@ -9,7 +9,9 @@ from tools.capenc.predict import CapabilitiesPredictor
 
 def plot_map(predictor: CapabilitiesPredictor, out: Path) -> Path:
     """Write a PNG of the principal-axes projection: models in blue, datasets in orange."""
-    import matplotlib
+    from agent.extras import require
+
+    matplotlib = require("matplotlib", "bench", "The capabilities map as a PNG")
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
