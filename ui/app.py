@@ -55,13 +55,13 @@ def build_app(settings: Settings | None = None) -> gr.Blocks:
         gr.Markdown(f"# {TITLE}\n{SUBTITLE}", elem_classes="remsa-header", elem_id="remsa-header")
         with gr.Tabs():
             with gr.Tab("Chat", id="chat"):
-                ChatTab(settings)
+                chat = ChatTab(settings)
             with gr.Tab("Explore RS-FMD", id="explore"):
                 ExploreTab(records)
             with gr.Tab("Compare", id="compare"):
                 CompareTab(records)
             with gr.Tab("Capabilities map", id="capmap") as capmap_tab:
-                CapabilitiesTab(settings).wire(capmap_tab)
+                CapabilitiesTab(settings).wire(capmap_tab, chat.state)
             _submit_tab(settings)
 
         def select(query: str, k: int = 3) -> dict[str, Any]:
