@@ -207,6 +207,7 @@ def test_settings_are_read_through_the_table(setting: str, family: str | None) -
 
 
 def test_the_answer_carries_the_advice_in_json_markdown_and_card() -> None:
+    from agent.ask_cli import render_text
     from remsa import select_models
 
     selection = select_models("Flood mapping with Sentinel-1 SAR, few labels, CPU laptop", k=3, clarify=False)
@@ -223,3 +224,4 @@ def test_the_answer_carries_the_advice_in_json_markdown_and_card() -> None:
             assert row.source_url in card
     markdown = selection.to_markdown()
     assert markdown.count("- Adapt: ") == len(selection.models)
+    assert render_text(selection).count("- Adapt: ") == len(selection.models)  # remsa ask, one line each
