@@ -104,9 +104,14 @@ class _Result:
         )
 
     def protocol(self) -> str:
-        """'linear probe at 10% labels', 'fine-tune (labels not stated)'."""
+        """'linear probe, 10% labels'; the setting alone when the label fraction is not recorded."""
         pct = self.bench.sampling_percentage
-        return f"{self.bench.setting} at {pct:g}% labels" if pct is not None else f"{self.bench.setting}"
+        return f"{self.bench.setting}, {pct:g}% labels" if pct is not None else f"{self.bench.setting}"
+
+    def said(self) -> str:
+        """'mIoU 63.5 on CaFFe (TerraMind-V1-Large; full fine-tuning, UNet decoder, 100% labels)'."""
+        variant = f"{self.bench.variant}; " if self.bench.variant else ""
+        return f"{self.metric} {self.value:g} on {self.bench.dataset} ({variant}{self.protocol()})"
 
 
 def setting_family(bench: Benchmark, rules: AdaptationRules | None = None) -> str | None:
@@ -235,16 +240,28 @@ def _comparable_groups(results: Sequence[_Result]) -> list[list[_Result]]:
 
 
 def _statement(group: Sequence[_Result]) -> str:
-    """'On BigEarthNet (LESSVIT-B), fine-tune at 10% labels scores 86.08 mAP, linear probe at 10% labels
-    82.94.'"""
+    """'On BigEarthNet (LESSVIT-B; 10% labels), mAP: fine-tune 86.08 against linear probe 82.94.' What the
+    results share is said once; the best comes first."""
     higher = metric_info(group[0].metric).higher_is_better
     ordered = sorted(group, key=lambda r: -r.value if higher else r.value)
-    variant = f" ({group[0].bench.variant})" if group[0].bench.variant else ""
-    best, rest = ordered[0], ordered[1:]
-    others = ", ".join(f"{r.protocol()} {r.value:g}" for r in rest)
-    return (
-        f"On {best.bench.dataset}{variant}, {best.protocol()} scores {best.value:g} {best.metric}, {others}."
-    )
+    fractions = {r.bench.sampling_percentage for r in group}
+    settings = {r.bench.setting for r in group}
+    shared = [group[0].bench.variant] if group[0].bench.variant else []
+    if len(fractions) == 1 and None not in fractions:
+        shared.append(f"{group[0].bench.sampling_percentage:g}% labels")
+    elif len(settings) == 1:
+        shared.append(str(group[0].bench.setting))
+
+    def what(r: _Result) -> str:
+        if len(fractions) == 1:
+            return str(r.bench.setting)
+        pct = r.bench.sampling_percentage
+        labels = f"{pct:g}% labels" if pct is not None else "labels not stated"
+        return labels if len(settings) == 1 else f"{r.bench.setting} ({labels})"
+
+    context = f" ({'; '.join(shared)})" if shared else ""
+    values = " against ".join(f"{what(r)} {r.value:g}" for r in ordered)
+    return f"On {group[0].bench.dataset}{context}, {group[0].metric}: {values}."
 
 
 def _comparisons(
@@ -317,8 +334,8 @@ def advise(record: ModelRecord, query: StructuredQuery, rules: AdaptationRules |
         lead, frozen = close
         gap = f"only {lead:.2g} {frozen.metric} points" if lead > 0 else "nothing"
         why = [
-            f"On {frozen.bench.dataset}, RS-FMD reports that fully fine-tuning it gains {gap} over its "
-            f"frozen features ({frozen.protocol()}: {frozen.value:g}): start frozen with a light head."
+            f"In RS-FMD, fully fine-tuning it gains {gap} over its frozen features on results like "
+            f"yours ({frozen.said()}): start frozen with a light head, which costs far less."
         ]
         backing = [frozen, *(r for r in backing if r is not frozen)][: len(backing) or 1]
     else:
@@ -342,8 +359,7 @@ def _evidence_sentence(
 ) -> str:
     """What RS-FMD holds for the advice: the best-placed result, or that it holds none."""
     if backing:
-        top = backing[0]
-        return f"RS-FMD reports it {top.protocol()}: {top.metric} {top.value:g} on {top.bench.dataset}."
+        return f"RS-FMD reports {backing[0].said()}."
     if results:
         held = ", ".join(dict.fromkeys(r.family for r in results))
         label = rules.mode_labels[mode]

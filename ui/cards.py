@@ -96,7 +96,8 @@ def adaptation_html(adaptation: Adaptation | None) -> str:
     if adaptation is None:
         return ""
     cited = "".join(
-        f"<li>{escape(e.dataset)}: {escape(e.metric)} {e.value:g} ({escape(e.setting)}"
+        f"<li>{escape(e.dataset)}: {escape(e.metric)} {e.value:g} "
+        f"({escape(f'{e.variant}; ' if e.variant else '')}{escape(e.setting)}"
         f"{f', {e.label_percent:g}% labels' if e.label_percent is not None else ''}) "
         f"{link_html('source', e.source_url)}</li>"
         for e in adaptation.evidence
