@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 from html import escape
 from typing import Any
 
 import gradio as gr
 
-from rsfmd.catalog import database_stats, filter_records, find_record, sources_for_field
+from rsfmd.catalog import database_stats, filter_records, find_record
 from rsfmd.licenses import allows_commercial_use
 from rsfmd.schema import ARCHITECTURE_FAMILIES, ModelRecord
-from ui.cards import link_html
+from rsfmd.vocab import VocabularyName, get_vocabulary
+from ui.record_view import record_detail_html
 
 ANY = "any"
 TABLE_COLUMNS: tuple[str, ...] = (
@@ -32,7 +35,8 @@ SORT_KEYS: tuple[str, ...] = (
     "Params (smallest first)",
     "Benchmarks (most first)",
 )
-_DETAIL_SKIP = frozenset({"sources", "benchmarks", "confidence", "verified", "model_id", "model_name"})
+# A search word that names one of these vocabularies' terms (or a synonym, "S1") also finds the term.
+SEARCH_VOCABULARIES: tuple[VocabularyName, ...] = ("sensors", "applications", "task_types", "modalities")
 
 
 @dataclass(frozen=True)
@@ -84,15 +88,48 @@ def apply_filter(records: Sequence[ModelRecord], f: RecordFilter) -> list[ModelR
     if f.commercial_only:
         out = [r for r in out if allows_commercial_use(r.license)]
     if f.text.strip():
-        needle = f.text.strip().lower()
-        out = [
-            r
-            for r in out
-            if needle in r.model_name.lower()
-            or needle in r.short_description.lower()
-            or any(needle in a.lower() for a in r.aliases)
-        ]
+        out = [r for r in out if matches_text(r, f.text)]
     return out
+
+
+def search_text(record: ModelRecord) -> str:
+    """What the text search looks in, lower-cased: names, description, applications, sensors, datasets."""
+    parts = [
+        record.model_id,
+        record.model_name,
+        *record.aliases,
+        record.short_description,
+        *record.all_task_types,
+        *(b.application or "" for b in record.benchmarks),
+        *record.supported_sensors,
+        *(s for b in record.benchmarks for s in b.sensor),
+        *(s for p in record.pretraining_phases for s in p.sensors),
+        *(b.dataset for b in record.benchmarks),
+        *(p.dataset or "" for p in record.pretraining_phases),
+        record.pretraining or "",
+    ]
+    return "\n".join(parts).lower()
+
+
+@cache
+def _spellings(term: str) -> tuple[re.Pattern[str], ...]:
+    """Patterns for a search term: as typed, and the vocabulary names it stands for ("S1" finds
+    "Sentinel-1"). A term that is a vocabulary synonym must stand as a word ("S1", not "S12")."""
+    found = {get_vocabulary(name).get(term) for name in SEARCH_VOCABULARIES} - {None}
+    typed = re.escape(term.lower())
+    patterns = [rf"(?<![a-z0-9]){typed}(?![a-z0-9])" if found else typed]
+    patterns += [re.escape(c.lower()) for c in found if c]
+    return tuple(re.compile(p) for p in patterns)
+
+
+def matches_text(record: ModelRecord, text: str) -> bool:
+    """Whether the record mentions the whole text, or each of its words, in any spelling."""
+    haystack = search_text(record)
+    phrase = text.strip()
+    if any(p.search(haystack) for p in _spellings(phrase)):
+        return True
+    words = phrase.split()
+    return len(words) > 1 and all(any(p.search(haystack) for p in _spellings(w)) for w in words)
 
 
 def sort_records(records: Sequence[ModelRecord], key: str) -> list[ModelRecord]:
@@ -138,65 +175,6 @@ def table_rows(records: Sequence[ModelRecord]) -> list[list[Any]]:
     ]
 
 
-def _labels(percentage: float | None) -> str:
-    return f" ({percentage:g}% labels)" if percentage else ""
-
-
-def record_detail_html(record: ModelRecord) -> str:
-    """A record field by field, each value with the URLs of the sources that support it; then benchmarks."""
-    data = record.model_dump(mode="json", exclude_defaults=True)
-    rows = []
-    for name, value in data.items():
-        if name in _DETAIL_SKIP:
-            continue
-        text = (
-            value
-            if isinstance(value, str)
-            else ", ".join(map(str, value))
-            if isinstance(value, list)
-            else value
-        )
-        shown = str(text)
-        if len(shown) > 300:
-            shown = shown[:297] + "..."
-        urls = sources_for_field(record, name)
-        sources = " ".join(link_html(f"[{i}]", u) for i, u in enumerate(urls, start=1)) or (
-            '<span class="remsa-muted">none named</span>'
-        )
-        value_html = (
-            link_html(shown, shown) if name in {"paper_link", "repository", "weights"} else escape(shown)
-        )
-        rows.append(f"<tr><td><code>{escape(name)}</code></td><td>{value_html}</td><td>{sources}</td></tr>")
-    bench_rows = "".join(
-        "<tr>"
-        f"<td>{escape(b.dataset)}</td><td>{escape(b.task_type)}</td>"
-        f"<td>{escape(b.setting or '')}{_labels(b.sampling_percentage)}</td>"
-        f"<td>{escape(', '.join(f'{m} {v:g}' for m, v in b.values().items()))}</td>"
-        f"<td>{escape(b.variant or '')}</td>"
-        f"<td>{link_html('source', b.source_url)}{escape(' ' + b.source_note) if b.source_note else ''}</td>"
-        "</tr>"
-        for b in record.benchmarks
-    )
-    benchmarks = (
-        '<table class="remsa-table remsa-benchmarks"><thead><tr><th>dataset</th><th>task</th><th>setting</th>'
-        f"<th>results</th><th>variant</th><th>source</th></tr></thead><tbody>{bench_rows}</tbody></table>"
-        if record.benchmarks
-        else '<p class="remsa-muted">No benchmark results recorded.</p>'
-    )
-    all_sources = "".join(
-        f"<li>{link_html(s.url, s.url)} <span class='remsa-muted'>{escape(', '.join(s.fields))}</span></li>"
-        for s in record.sources
-    )
-    return (
-        f'<div class="remsa-detail" data-model-id="{escape(record.model_id, quote=True)}">'
-        f"<h3>{escape(record.model_name)} <small class='remsa-muted'>({escape(record.model_id)})</small></h3>"
-        '<table class="remsa-table remsa-fields"><thead><tr><th>field</th><th>value</th><th>sources</th></tr>'
-        f"</thead><tbody>{''.join(rows)}</tbody></table>"
-        f"<h4>Benchmarks ({len(record.benchmarks)})</h4>{benchmarks}"
-        f"<h4>Sources</h4><ol>{all_sources}</ol></div>"
-    )
-
-
 def _count_text(shown: int, total: int) -> str:
     return f"{shown} of {total} models match."
 
@@ -217,7 +195,12 @@ class ExploreTab:
             "Filter, sort, then pick a model (or click its row) to see every field with its sources."
         )
         with gr.Row():
-            self.text = gr.Textbox(label="Search name or description", scale=2, elem_id="explore-search")
+            self.text = gr.Textbox(
+                label="Search",
+                placeholder="name, application, sensor or dataset (e.g. Sentinel-1, EuroSAT)",
+                scale=2,
+                elem_id="explore-search",
+            )
             self.category = gr.Dropdown(_choices(stats["by_category"]), value=ANY, label="Category")
             self.modality = gr.Dropdown(_choices(stats["by_modality"]), value=ANY, label="Modality")
             self.sensor = gr.Dropdown(_choices(stats["by_sensor"]), value=ANY, label="Sensor")
