@@ -23,6 +23,7 @@ from agent.resources import Resources, get_resources
 from agent.selection import Selection, Status
 from agent.settings import Settings
 from agent.systems import ClarificationQuestion
+from tools.changes import task_change
 from tools.clarification import answer_text, typed_labels_answer
 from tools.embedding import Encoder
 from tools.explanation import model_fact, results_on, why_ranked
@@ -103,7 +104,9 @@ class Session:
         except ValueError as exc:
             raise InputError(f"{exc}: accept one of those.") from None
         turn.questions, turn.status, turn.trace = [], Status.ok, []
-        return self._run()
+        accepted = self._run()
+        accepted.follow_up = True
+        return accepted
 
     def _open_memory(self) -> object | None:
         try:
@@ -253,14 +256,23 @@ class Session:
             # A change to a task already answered is answered at once: its questions were asked.
             self._turn = Turn(text=f"{before}{joint}{text}", k=self._shown or self.k, clarify=False)
             self._turn.asked = set(previous.asked)
-            self._turn.size_reference = reference
+            # A change that asks no new relative size keeps the one asked before ('something
+            # smaller?' then 'only open weights' or 'compare the top two'): its words stay in the text.
+            self._turn.size_reference = reference or previous.size_reference
             self._turn.size_follow_up = asks_size
             if asks_size:
                 # 'which of these is the smallest?': asked of the models just shown.
                 self._turn.size_among = tuple(m.model_id for m in self.last_selection.models)
             selection = self._run()
             shown = previous.text if len(previous.text) <= 80 else previous.text[:77].rstrip() + "..."
+            answered_before = self.last_selection
             selection.assumptions.insert(
+            selection.follow_up = True
+            selection.change = task_change(
+                answered_before.query,
+                selection.query,
+                {**answered_before.model_names, **selection.model_names},
+            )
                 0, f"Read as a change to the previous task ('{shown}'); start a new task to leave it behind"
             )
             if ordinal_note:
@@ -438,6 +450,7 @@ class Session:
         selection.answers = [reply]
         return selection
 
+        selection.follow_up, selection.change = True, None
     def _why_asked(self) -> Selection:
         """Why the pending questions are asked; they stay open."""
         assert self.last_selection is not None
@@ -469,6 +482,7 @@ class Session:
         selection = self._run()
         if answer is not None:
             selection.assumptions.insert(0, answer)
+        selection.follow_up = True
             selection.answers.insert(0, answer)
         return selection
 

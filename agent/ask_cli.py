@@ -201,10 +201,15 @@ def _package_derived(resources: Any) -> list[str]:
 
 
 def _chat(args: argparse.Namespace) -> int:
+    from rich.console import Console
+    from rich.markdown import Markdown
+
     from agent.api import Session
+    from agent.chat_render import chat_markdown
 
     settings = _settings(args)
     session = Session(settings)
+    console = Console(highlight=False)
     print(
         "Describe your remote-sensing task (empty line, 'quit' or Ctrl-D to quit; 'new' starts a new task;\n"
         "after an answer, 'only open weights' or 'what about Bangladesh?' changes the task just answered)."
@@ -219,14 +224,17 @@ def _chat(args: argparse.Namespace) -> int:
         if text.lower() == "new":
             session = Session(settings)
             continue
+        before = session.last_selection
         try:
             accept = _ACCEPT.fullmatch(text)
-            if accept and session.last_selection is not None:
-                selection = session.accept(*_accepted_ids(accept.group(1), session.last_selection))
+            if accept and before is not None:
+                selection = session.accept(*_accepted_ids(accept.group(1), before))
             else:
                 selection = session.ask(text)
         except (RemsaError, ValueError) as exc:
             print(f"error: {exc}")
             continue
-        print(render_text(selection))
+        console.print(Markdown(chat_markdown(selection, before)))
+        if not selection.follow_up:
+            console.print("\n".join(_memory_lines(selection)), markup=False)
     return 0

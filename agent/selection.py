@@ -155,6 +155,16 @@ class Selection(BaseModel):
         description="The assumptions that answer the question asked (the smallest models, where a model "
         "named ranks, how many models take EnMAP): what the chat says first.",
     )
+    change: str | None = Field(
+        default=None,
+        description="What a follow-up changed in the task just answered ('Now also open weights'): "
+        "said first in the chat; None for a new task or a question that changes nothing.",
+    )
+    follow_up: bool = Field(
+        default=False,
+        description="Answers a message about the task just answered (a change, a question about its "
+        "models, more models) rather than a new task.",
+    )
     overall_confidence: float = Field(default=0.0, ge=0, le=1)
     clarification_rounds: int = Field(default=0, ge=0)
     engine: str = Field(default="offline", description="offline, or the LLM provider and model.")

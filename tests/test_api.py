@@ -1197,8 +1197,11 @@ def test_terminal_chat_changes_the_task_just_answered(
     monkeypatch.setattr("builtins.input", lambda _prompt: next(replies))
     assert main(["chat", "--no-memory", "--k", "2"]) == 0
     out = capsys.readouterr().out
-    assert "region: Bangladesh" in out and out.count("flood mapping · SAR · Sentinel-1") == 2  # changed
-    assert out.count("Read as a change to the previous task") == 1  # 'new' started afresh
+    # The change is said once, and the follow-up prints no card or reading of its own again.
+    assert (
+        out.count("Now also region: Bangladesh") == 1 and out.count("flood mapping · SAR · Sentinel-1") == 1
+    )
+    assert out.count("Understood: region: Bangladesh") == 1  # 'new' started afresh
 
 
 def test_a_task_with_nothing_to_search_on_considers_every_record() -> None:

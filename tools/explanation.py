@@ -389,8 +389,10 @@ def selection_markdown(selection: Selection, show_code: bool = True) -> str:
     code); then questions and assumptions."""
     lines = [f"**Task:** {selection.query_text}"]
     understood = selection.understood()
-    if understood:
-        lines.append(f"**Understood:** {' · '.join(understood)}")
+    if understood:  # (a paragraph of its own: Markdown joins adjacent lines)
+        lines.extend(["", f"**Understood:** {' · '.join(understood)}"])
+    if selection.change:
+        lines.extend(["", f"**{selection.change}.**"])
     lines.append("")
     if selection.answers:  # what answers the question asked, before the models
         if len(selection.answers) == 1:

@@ -19,6 +19,7 @@ from ui.capmap import CapabilitiesTab
 from ui.cards import APP_CSS
 from ui.chat import ChatTab
 from ui.compare import CompareTab
+from ui.compare_action import COMPARE_TAB_ID
 from ui.explore import ExploreTab
 
 TITLE = "remsa — find the right remote-sensing foundation model"
@@ -53,16 +54,17 @@ def build_app(settings: Settings | None = None) -> gr.Blocks:
     records = load_records(settings.database.path)
     with gr.Blocks(title="remsa", analytics_enabled=False, fill_width=True) as demo:
         gr.Markdown(f"# {TITLE}\n{SUBTITLE}", elem_classes="remsa-header", elem_id="remsa-header")
-        with gr.Tabs():
+        with gr.Tabs() as tabs:
             with gr.Tab("Chat", id="chat"):
                 chat = ChatTab(settings)
             with gr.Tab("Explore RS-FMD", id="explore"):
                 ExploreTab(records)
-            with gr.Tab("Compare", id="compare"):
-                CompareTab(records)
+            with gr.Tab("Compare", id=COMPARE_TAB_ID):
+                compare = CompareTab(records)
             with gr.Tab("Capabilities map", id="capmap") as capmap_tab:
                 CapabilitiesTab(settings).wire(capmap_tab, chat.state)
             _submit_tab(settings)
+        chat.link_compare(tabs, compare)
 
         def select(query: str, k: int = 3) -> dict[str, Any]:
             """Recommend up to k models for a task described in words; returns the Selection as JSON."""

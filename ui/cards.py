@@ -176,6 +176,8 @@ def selection_html(selection: Selection) -> str:
     if understood:
         chips = "".join(f'<span class="remsa-chip">{escape(u)}</span>' for u in understood)
         parts.append(f'<p class="remsa-understood"><span class="remsa-muted">Understood:</span> {chips}</p>')
+    if selection.change:  # what a follow-up changed, above the cards it changed
+        parts.append(f'<p class="remsa-change">{escape(selection.change)}.</p>')
     note = _STATUS_NOTES.get(selection.status)
     if note:
         parts.append(f'<p class="remsa-note">{escape(note)}</p>')
@@ -224,7 +226,13 @@ def earlier_tasks_html(selection: Selection) -> str:
 
 
 def chat_summary(selection: Selection) -> str:
-    """The assistant's chat message (markdown): a short answer pointing at the cards."""
+    """The assistant's chat message (markdown): what a follow-up changed first, then a short answer
+    pointing at the cards."""
+    body = _chat_body(selection)
+    return f"**{selection.change}.**\n\n{body}" if selection.change else body
+
+
+def _chat_body(selection: Selection) -> str:
     if selection.status == Status.needs_clarification:
         # What was read on the way (a slip mended, another language noticed) comes first.
         lines = [f"*Noted: {note}*" for note in selection.assumptions[:3]]
@@ -282,6 +290,8 @@ APP_CSS = (
 .remsa-note { padding: 6px 10px; border-left: 4px solid #f9a825;
   background: var(--background-fill-secondary); }
 .remsa-relaxed { color: #8a5a00; font-size: 0.9em; }
+.remsa-change { font-weight: 600; padding: 6px 10px; border-left: 4px solid #00897b;
+  background: var(--background-fill-secondary); }
 .remsa-empty { padding: 18px; border: 1px dashed var(--border-color-primary); border-radius: 10px;
   color: var(--body-text-color-subdued); }
 .remsa-table { border-collapse: collapse; width: 100%; font-size: 0.9em; }

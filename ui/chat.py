@@ -13,6 +13,8 @@ from agent.llm import engine_name
 from agent.selection import Selection
 from agent.settings import Settings
 from ui.cards import EMPTY_RESULTS, chat_summary, selection_html
+from ui.compare import CompareTab
+from ui.compare_action import CompareAction
 from ui.conversation import (
     Conversation,
     accept_suggestion,
@@ -130,6 +132,7 @@ class ChatTab:
                         + f"  \nTask memory: {settings.memory.backend}; changes apply to the next task."
                     )
             with gr.Column(scale=6, min_width=380):
+                self.compare = CompareAction()
                 self.results = gr.HTML(EMPTY_RESULTS, elem_id="remsa-results")
                 with gr.Row(visible=False) as self.export_row:
                     self.download_json = gr.DownloadButton("Download JSON", size="sm")
@@ -161,6 +164,7 @@ class ChatTab:
             self.send,
             self.visitor,
             *self.chips.components,
+            *self.compare.components,
             self.state,
             self.status,
             self.results,
@@ -218,6 +222,10 @@ class ChatTab:
                     api_visibility="private",
                 )
         self.new_task.click(self.reset, outputs=self.outputs, api_visibility="private")
+
+    def link_compare(self, tabs: gr.Tabs, compare: CompareTab) -> None:
+        """The answer's Compare button opens ``compare`` (a tab of ``tabs``) with the models ticked."""
+        self.compare.link(tabs, compare, self.status)
 
     # -- handlers ---------------------------------------------------------------------------------
     def respond(
@@ -355,7 +363,8 @@ class ChatTab:
                 self.chatbot: history,
                 self.query: gr.Textbox(value="", interactive=False, placeholder=BUSY),
                 self.send: gr.Button(interactive=False),
-                self.status: "⏳ Interpreting your task…",
+                # Progress shows in the chat bubble; the status line waits for the outcome.
+                self.status: "",
             }
         )
         if visitor:
@@ -368,12 +377,12 @@ class ChatTab:
                     yield self._answered(conv, history, item)
                     return
                 history[-1] = _bot(f"⏳ {item}")
-                yield {self.chatbot: history, self.status: f"⏳ {item}"}
+                yield {self.chatbot: history}
         except RemsaError as exc:
             history[-1] = _bot(f"**Problem:** {exc}")
             yield {
                 self.chatbot: history,
-                self.status: f"**Problem:** {exc}",
+                self.status: "",
                 self.state: conv,
                 **self._ready(),
             }
@@ -390,6 +399,7 @@ class ChatTab:
             }
         )
         updates.update(self.chips.shown(selection))
+        updates.update(self.compare.shown(selection))
         questions = conv.pending
         updates[self.questions_box] = gr.Column(visible=bool(questions))
         for slot, question in enumerate(questions[:MAX_QUESTIONS]):
@@ -417,6 +427,7 @@ class ChatTab:
                 updates[button] = gr.Button(visible=False)
         updates[self.send_answers] = gr.Button(visible=False)
         updates.update(self.chips.hidden())
+        updates.update(self.compare.hidden())
         updates[self.export_row] = gr.Row(visible=False)
         updates[self.rate_box] = gr.Accordion(visible=False)
         for row, label, _, _ in self.rate_rows:
