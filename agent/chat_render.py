@@ -8,6 +8,7 @@ the ranking: models shown in the answer before on one line each, only the new on
 from __future__ import annotations
 
 from agent.selection import RankedModel, Selection, Status
+from rsfmd.usage import usage_line
 
 # Said when no model is shown, by status.
 _NO_MODELS = {
@@ -25,10 +26,15 @@ def model_line(model: RankedModel, *, shown_before: bool = False) -> str:
 
 
 def model_card(model: RankedModel) -> str:
-    """A model new to the conversation, as a short card: its line, reasons, trade-offs and links."""
+    """A model new to the conversation, as a short card: its line, reasons, trade-offs, how to adapt
+    and load it, and links."""
     lines = [f"#### {model_line(model)}"]
     lines.extend(f"- {reason}" for reason in model.reasons)
     lines.extend(f"- Trade-off: {t}" for t in model.trade_offs)
+    if model.adaptation is not None:  # (as the cards of a new task say it; the code stays out)
+        lines.append(f"- Adapt: {model.adaptation.markdown()}")
+    if model.usage:
+        lines.append(f"- {usage_line(model.usage)}")
     links = [f"[{label}]({url})" for label, url in model.links.model_dump().items() if url]
     if links:
         lines.append("- Links: " + ", ".join(links))
