@@ -223,7 +223,7 @@ def comparison_html(records: Sequence[ModelRecord], catalogue: Sequence[ModelRec
 EMPTY_COMPARE = (
     '<div class="remsa-empty" id="compare-empty">'
     f"<p><b>Nothing to compare yet.</b> Pick {MIN_MODELS} to {MAX_MODELS} models above, or ask in the "
-    "Chat tab and press <b>Compare</b> under the answer to bring its models here.</p>"
+    "Chat tab and press <b>Compare</b> above the answer's cards to bring its models here.</p>"
     "<p>You will see their results on the datasets they share first, then each model's best results "
     "elsewhere, then their sizes, sensors, licences and links side by side.</p></div>"
 )
