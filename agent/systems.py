@@ -31,6 +31,7 @@ class SystemPick(BaseModel):
     detail: str | None = Field(default=None, description="Why it failed or was skipped.")
     llm_calls: int = Field(default=0, ge=0)
     prompt_tokens: int = Field(default=0, ge=0)
+    engine: str | None = Field(default=None, description="The LLM the system ran with, if any.")
 
 
 @runtime_checkable

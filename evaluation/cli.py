@@ -9,8 +9,12 @@ import argparse
 import re
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from benchmark_queries.generate import load_queries, select_queries
+
+if TYPE_CHECKING:
+    from agent.settings import Settings
 
 DEFAULT_OUT = Path("bench-results")
 
@@ -43,6 +47,22 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
             "--no-charts", action="store_true", help="Write the Markdown report without PNGs."
         )
 
+    def add_llm(parser: argparse.ArgumentParser) -> None:
+        parser.add_argument(
+            "--llm",
+            default=None,
+            help=(
+                "The LLM of remsa-llm and the LLM baselines: llamacpp[:FILE.gguf] or "
+                "openai:MODEL[@BASE_URL] (default: the REMSA_LLM__* settings)."
+            ),
+        )
+        parser.add_argument(
+            "--timeout",
+            type=float,
+            default=None,
+            help="Seconds of LLM time per request; later steps then use the offline engine.",
+        )
+
     run = commands.add_parser("run", help="Run systems on the queries (resumable), score and report.")
     add_common(run)
     run.add_argument(
@@ -50,6 +70,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         default=",".join(SYSTEM_NAMES),
         help=f"Comma-separated systems (default: {','.join(SYSTEM_NAMES)}).",
     )
+    add_llm(run)
     run.add_argument("--retry-failed", action="store_true", help="Rerun pairs whose saved pick failed.")
     run.add_argument("--no-progress", action="store_true", help="No progress bar on stderr.")
     run.set_defaults(func=run_command)
@@ -67,6 +88,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     realistic.add_argument(
         "--no-dominance", action="store_true", help="Skip the 75 benchmark queries (top-3 dominance table)."
     )
+    add_llm(realistic)
     realistic.set_defaults(func=realistic_command)
 
     report = commands.add_parser("report", help="Rescore the saved picks and rewrite the report.")
@@ -89,15 +111,49 @@ def _system_names(text: str) -> list[str] | None:
     return names
 
 
+def llm_settings(spec: str | None, timeout: float | None) -> dict[str, object]:
+    """LLM settings from ``--llm`` and ``--timeout``; ValueError says the accepted forms."""
+    update: dict[str, object] = {}
+    if spec:
+        provider, _, rest = spec.partition(":")
+        if provider == "llamacpp":
+            update = {"provider": "llamacpp", **({"model_path": rest} if rest else {})}
+        elif provider == "openai" and rest:
+            model, _, base_url = rest.partition("@")
+            update = {"provider": "openai", "model": model, **({"base_url": base_url} if base_url else {})}
+        else:
+            raise ValueError(f"--llm {spec!r}: use llamacpp[:FILE.gguf] or openai:MODEL[@BASE_URL]")
+    if timeout is not None:
+        if timeout <= 0:
+            raise ValueError("--timeout must be a positive number of seconds")
+        update |= {"step_budget_s": timeout, "timeout_s": timeout}
+    return update
+
+
+def _settings(args: argparse.Namespace) -> Settings | None:
+    """Settings with the command's LLM options; None after saying what is wrong."""
+    from agent.settings import Settings
+
+    settings = Settings()
+    try:
+        update = llm_settings(args.llm, args.timeout)
+    except ValueError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return None
+    if update:
+        llm = settings.llm.model_validate(settings.llm.model_dump() | update)
+        settings = settings.model_copy(update={"llm": llm})
+    return settings
+
+
 def run_command(args: argparse.Namespace) -> int:
     """``remsa bench run``."""
-    from agent.settings import Settings
     from evaluation.runner import load_judge_records, resolve_systems, run_benchmark
 
     names = _system_names(args.systems)
-    if names is None:
+    settings = _settings(args)
+    if names is None or settings is None:
         return 2
-    settings = Settings()
     try:
         queries = select_queries(load_queries(args.queries), args.select)
     except (OSError, ValueError) as exc:
@@ -124,14 +180,13 @@ def run_command(args: argparse.Namespace) -> int:
 
 def realistic_command(args: argparse.Namespace) -> int:
     """``remsa bench realistic``."""
-    from agent.settings import Settings
     from evaluation.realistic_run import METRICS, REPORT, SPLITS, run_realistic
     from evaluation.runner import load_judge_records, resolve_systems
 
     names = _system_names(args.systems)
-    if names is None:
+    settings = _settings(args)
+    if names is None or settings is None:
         return 2
-    settings = Settings()
     records, _, _ = load_judge_records(settings)
     texts = {} if args.no_dominance else {f"bench-{q.id}": q.text for q in load_queries()}
     result = run_realistic(

@@ -76,6 +76,17 @@ def _criterion_means(evaluation: Evaluation) -> list[list[str]]:
     ]
 
 
+def _engines(evaluation: Evaluation) -> str:
+    """The LLMs the systems ran with ('' when none did)."""
+    used: dict[str, set[str]] = {}
+    for line in evaluation.picks:
+        if line.pick.engine:
+            used.setdefault(line.pick.engine, set()).add(line.system)
+    return "".join(
+        f"LLM `{engine}` ran {', '.join(sorted(systems))}.\n" for engine, systems in sorted(used.items())
+    )
+
+
 def render_markdown(evaluation: Evaluation, charts: Sequence[str] = ()) -> str:
     """The report text: paper-style comparison, skipped systems, ranking, per template, sensitivity, picks."""
     systems = [m.system for m in evaluation.metrics]
@@ -86,6 +97,7 @@ def render_markdown(evaluation: Evaluation, charts: Sequence[str] = ()) -> str:
         f"RS-FMD version `{evaluation.database_version[:12] or 'unknown'}`"
         + (f" ({evaluation.database_errors} invalid lines ignored)" if evaluation.database_errors else "")
         + ".\n",
+        *filter(None, [_engines(evaluation)]),
         "Scores are the rubric of the REMSA paper (App. G rules, App. I weights), 1-100: "
         "final = 100 x sum(w_i s_i) / (5 sum(w_i)). Top-1 Hit and MRR compare against the best-scored "
         "candidate among all scored systems' picks for the query; HQ Hit means top-1 >= 80.\n",

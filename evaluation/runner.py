@@ -42,7 +42,7 @@ from evaluation.simulated_user import make_user
 from rsfmd.loader import atomic_write_text, content_hash, load_database
 from rsfmd.schema import ModelRecord
 
-SYSTEM_NAMES = ("remsa", "db-retrieval", "remsa-naive", "unstructured-rag")
+SYSTEM_NAMES = ("remsa", "remsa-llm", "db-retrieval", "remsa-naive", "unstructured-rag")
 """Systems of the paper's comparison, as named in agent.baselines.get_system."""
 
 PICKS_FILE = "picks.jsonl"

@@ -15,7 +15,7 @@ class ScriptedChat:
         self.replies = list(replies)
         self.prompts: list[str] = []
 
-    def invoke(self, prompt: Any) -> AIMessage:
+    def invoke(self, prompt: Any, config: Any = None, **kwargs: Any) -> AIMessage:
         self.prompts.append(str(prompt))
         if not self.replies:
             raise AssertionError("ScriptedChat ran out of replies")
@@ -35,7 +35,7 @@ class FunctionChat:
         self.respond = respond
         self.prompts: list[str] = []
 
-    def invoke(self, prompt: Any) -> AIMessage:
+    def invoke(self, prompt: Any, config: Any = None, **kwargs: Any) -> AIMessage:
         self.prompts.append(str(prompt))
         return AIMessage(content=self.respond(str(prompt)))
 
@@ -71,7 +71,7 @@ class LogprobChat:
             position = end
         return content
 
-    def invoke(self, prompt: Any) -> AIMessage:
+    def invoke(self, prompt: Any, config: Any = None, **kwargs: Any) -> AIMessage:
         self.prompts.append(str(prompt))
         if not self.replies:
             raise AssertionError("LogprobChat ran out of replies")
