@@ -186,10 +186,11 @@ class CapabilitiesTab:
             return self._problem(), "", empty, empty, "", None
         layout = self._layout(predictor)
         choices = layout.model_choices()
+        unplaced = len(get_resources(self.settings).records) - len(choices)
         note = (
             f"{len(choices)} models and {len(layout.benchmarks)} benchmark columns placed "
             f"({len(layout.models)} model dots: one per size or variant), from {predictor.n_results} "
-            "reported results."
+            f"reported results. {unplaced} models have too few results to be placed: see why below."
         )
         datasets, task_note = self._task_datasets(predictor, conversation)
         picker = gr.Dropdown(choices=layout.datasets(), multiselect=True)

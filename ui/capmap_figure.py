@@ -230,12 +230,12 @@ def figure_data(layout: MapLayout, chosen: str | None, datasets: Collection[str]
         "data": traces,
         "layout": {
             "height": FIGURE_HEIGHT,
-            "margin": {"l": 10, "r": 10, "t": 40, "b": 10},
+            "margin": {"l": 10, "r": 10, "t": 30, "b": 10},
             "template": "plotly_white",
             "hovermode": "closest",
             "dragmode": "zoom",
             "uirevision": "capabilities-map",  # keep the user's zoom when the highlight changes
-            "legend": {"orientation": "h", "y": 1.06, "x": 0},
+            "legend": {"orientation": "h", "y": -0.01, "yanchor": "top", "x": 0},
             "xaxis": {"showticklabels": False, "title": {"text": ""}, "zeroline": False},
             "yaxis": {"showticklabels": False, "scaleanchor": "x", "zeroline": False},
         },

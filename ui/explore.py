@@ -203,7 +203,9 @@ class ExploreTab:
             )
             self.category = gr.Dropdown(_choices(stats["by_category"]), value=ANY, label="Category")
             self.modality = gr.Dropdown(_choices(stats["by_modality"]), value=ANY, label="Modality")
-            self.sensor = gr.Dropdown(_choices(stats["by_sensor"]), value=ANY, label="Sensor")
+            self.sensor = gr.Dropdown(
+                _choices(stats["by_sensor"]), value=ANY, label="Sensor", elem_id="explore-sensor"
+            )
             self.task_type = gr.Dropdown(_choices(stats["by_task_type"]), value=ANY, label="Task type")
             self.architecture = gr.Dropdown([ANY, *ARCHITECTURE_FAMILIES], value=ANY, label="Backbone")
         with gr.Row():
@@ -213,7 +215,11 @@ class ExploreTab:
             # as any other filter changes.
             span = f"{min(years)}" if years else "any"
             self.min_year = gr.Number(
-                label="From year", value=None, placeholder=f"any (earliest {span})", precision=0
+                label="From year",
+                value=None,
+                placeholder=f"any (earliest {span})",
+                precision=0,
+                elem_id="explore-min-year",
             )
             span = f"{max(years)}" if years else "any"
             self.max_year = gr.Number(

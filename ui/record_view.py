@@ -15,6 +15,7 @@ from ui.cards import link_html
 _SECTIONS = frozenset({"variants", "pretraining_phases", "benchmarks", "sources"})
 _HIDDEN = frozenset({"confidence", "verified", "model_id", "model_name"})
 MAX_TEXT = 300
+MAX_LINK = 70
 
 
 def _is_url(value: object) -> bool:
@@ -34,7 +35,7 @@ def value_html(value: Any) -> str:
     if isinstance(value, int | float):
         return _number(value)
     if _is_url(value):
-        return link_html(value, value)
+        return link_html(value if len(value) <= MAX_LINK else value[: MAX_LINK - 1] + "…", value)
     if isinstance(value, dict):
         return rows_table([value])
     if isinstance(value, list):
