@@ -67,6 +67,7 @@ test-llm: $(VENV)/.llm
 bench: $(VENV)/.dev
 	$(BIN)/python benchmarks_perf/select_latency.py
 	$(BIN)/python benchmarks_perf/startup.py
+	$(BIN)/python benchmarks_perf/capmap_redraw.py
 
 docs: $(VENV)/.dev
 	$(BIN)/python docs/gen_tables.py --check
