@@ -31,8 +31,8 @@ UNPLACED_REASONS: dict[str, str] = {
     "few_results": "fewer than {n} reported results in all",
     "split_variants": "{n} or more results, but spread over variants (sizes) with fewer than {n} each; "
     "the map places each variant by its own results",
-    "unshared": "{n} or more results, but fewer than {n} on benchmarks that at least {n} other placed "
-    "models also report, so nothing ties them to the rest of the map",
+    "unshared": "{n} or more results, but fewer than {n} on the map's benchmarks (those that at least "
+    "{n} placed models or variants report), so too little ties them to the rest of the map",
     "pruned": "{n} or more results on the map's benchmarks, but set aside while the fit pruned rows and "
     "benchmarks with too few results or no spread",
 }
