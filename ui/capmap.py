@@ -131,9 +131,14 @@ class CapabilitiesTab:
             **private,
         )
         self.use_task.click(self.task, inputs=inputs, outputs=[self.datasets, self.task_note], **private)
+        # The map first, the standing table right after: the highlight is what the user waits for.
         self.model.change(
-            self.choose, inputs=[self.model, self.datasets], outputs=[self.plot, self.table], **private
-        )
+            self.redraw,
+            inputs=[self.model, self.datasets],
+            outputs=[self.plot],
+            show_progress="hidden",
+            **private,
+        ).then(self.standing, inputs=[self.model], outputs=[self.table], **private)
         self.datasets.change(
             self.redraw,
             inputs=[self.model, self.datasets],
@@ -216,12 +221,13 @@ class CapabilitiesTab:
         chosen = model_id if model_id and predictor.has_model(model_id) else None
         return capabilities_figure(self._layout(predictor), chosen, datasets or [])
 
+    def standing(self, model_id: str | None) -> Any:
+        """One model's reported versus estimated standing, per benchmark."""
+        predictor = self._predictor()
+        if predictor is None or not model_id or not predictor.has_model(model_id):
+            return gr.Dataframe(value=[], headers=STANDING_HEADERS)
+        return gr.Dataframe(value=standing_rows(predictor, model_id), headers=STANDING_HEADERS)
+
     def choose(self, model_id: str | None, datasets: list[str] | None) -> tuple[Any, Any]:
         """Highlight one model and tabulate its reported versus estimated standing."""
-        predictor = self._predictor()
-        if predictor is None:
-            return None, gr.Dataframe(value=[])
-        figure = self.redraw(model_id, datasets)
-        if not model_id or not predictor.has_model(model_id):
-            return figure, gr.Dataframe(value=[], headers=STANDING_HEADERS)
-        return figure, gr.Dataframe(value=standing_rows(predictor, model_id), headers=STANDING_HEADERS)
+        return self.redraw(model_id, datasets), self.standing(model_id)
