@@ -8,7 +8,7 @@ import time
 from collections.abc import Mapping
 
 from agent.errors import ConfigurationError, InputError
-from agent.interpreter import INFRARED_ADVICE, blank_spans, device_spans, find_terms, interpret, regime_spans
+from agent.interpreter import interpret
 from agent.mentions import DROP, LARGER_WORDS, SMALLER_WORDS, asked_about_name, built_on
 from agent.orchestrator import (
     Orchestrator,
@@ -19,6 +19,10 @@ from agent.orchestrator import (
     without_size_question,
 )
 from agent.query import StructuredQuery
+from agent.reading.compute import device_spans
+from agent.reading.imagery import INFRARED_ADVICE
+from agent.reading.labels import regime_spans
+from agent.reading.terms import blank_spans, find_terms
 from agent.resources import Resources, get_resources
 from agent.selection import Selection, Status
 from agent.settings import Settings

@@ -16,8 +16,9 @@ from agent import Session, select_models
 from agent.api import _name_ordinals
 from agent.cli import main
 from agent.errors import InputError
-from agent.interpreter import find_terms_fuzzy, interpret
+from agent.interpreter import interpret
 from agent.mentions import asked_about_name, built_on
+from agent.reading.slips import find_terms_fuzzy
 from agent.resources import get_resources
 from agent.selection import Status
 from agent.settings import Settings
@@ -297,7 +298,7 @@ def test_a_task_read_as_its_closest_application_is_said_to_be() -> None:
 
 
 def test_similarity_compares_with_what_an_application_is_not_with_its_closest_for_terms() -> None:
-    from agent.interpreter import _application_texts
+    from agent.reading.similarity import _application_texts
 
     names, texts = _application_texts()
     crops = texts[names.index("crop type mapping")]

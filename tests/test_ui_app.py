@@ -307,12 +307,12 @@ def test_chat_question_round_says_what_was_read_on_the_way() -> None:
 
 
 def test_warm_up_builds_what_the_first_request_needs() -> None:
-    from agent.interpreter import _dataset_matcher, _matcher, _regex, compile_patterns
+    from agent.reading.terms import _matcher, _regex, compile_patterns, dataset_terms
 
-    _dataset_matcher.cache_clear()
+    dataset_terms.cache_clear()
     _matcher.cache_clear()
     app_module.warm_up(Settings(memory={"enabled": False}))
-    assert _dataset_matcher.cache_info().currsize == 2  # benchmarks; and corpora, for pretraining data
+    assert dataset_terms.cache_info().currsize == 2  # benchmarks; and corpora, for pretraining data
     assert _matcher.cache_info().currsize >= 3  # sensors, modalities, applications at least
     # ... and their patterns compiled, so that no request pays for a first use
     compiled = _regex.cache_info().currsize

@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any, TypeVar, cast
 
-from agent.interpreter import find_terms
 from agent.query import EITHER_MODALITIES, StructuredQuery
+from agent.reading.terms import find_terms
 from agent.wording import with_article
 from rsfmd.datasets import (
     bench_application,

@@ -85,7 +85,8 @@ def login(settings: Settings) -> tuple[str, str] | None:
 
 def warm_up(settings: Settings) -> None:
     """Build the shared resources now (errors surface on the first request instead)."""
-    from agent.interpreter import compile_patterns, interpret
+    from agent.interpreter import interpret
+    from agent.reading.terms import compile_patterns
     from agent.resources import get_resources
 
     try:

@@ -52,7 +52,7 @@ class Reading:
 
 def read(text: str) -> Reading:
     """Read ``text`` once: role spans and the vocabulary mentions they set aside."""
-    from agent.interpreter import find_terms
+    from agent.reading.terms import find_terms
 
     spans = tuple(role_spans(text))
     reading = Reading(text, spans)

@@ -1,0 +1,213 @@
+"""The compute the task allows: the device class (phrasings in ``cues.csv``, field ``device``), and
+parameter limits and floors from numbers ('under 100M parameters'), a standard backbone's size
+('ViT-L or larger') or GPU memory ('a 24 GB GPU', 'one A100': memory in ``gpu_memory.csv``).
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+from agent.query import ComputeBudget
+from agent.reading.tables import cues, first_cue, table_rows
+from rsfmd.backbones import get_backbone_table, spelling_pattern
+
+# Data-centre and workstation GPUs named by model ('one A100', 'a T4').
+_GPU_MODELS = r"a100|h100|h200|v100|a6000|a40|l40s?|t4"
+
+
+# A size: '100M parameters', '1.5 billion params' (number, unit when written, the word).
+_SIZE_NUMBER = r"(\d+(?:\.\d+)?)\s*(k|m|million|b|billion)?"
+_PARAM_WORD = r"(?:param|parameters|params)"
+_PARAMS = re.compile(
+    r"(?:under|below|less than|fewer than|at most|max(?:imum)?|<=?|up to|no more than|smaller than|within)\s*"
+    rf"{_SIZE_NUMBER}\s*{_PARAM_WORD}"
+)
+_PARAMS_UNIT_FIRST = re.compile(
+    r"(?:under|below|less than|at most|<=?|up to)\s*(\d+(?:\.\d+)?)\s*(m|b)\b(?!\s*(?:gsd|res))"
+)
+# '20 million parameters at most', '50M params max', '100M parameters or less'.
+_PARAMS_BOUND_AFTER = re.compile(
+    rf"\b{_SIZE_NUMBER}\s*{_PARAM_WORD}\s*(?:at most|max(?:imum)?\b|or (?:less|fewer|smaller|below)|tops\b)"
+)
+# 'over 1B parameters', 'at least 300M params', 'billion-parameter models', '1B+ models'.
+_PARAMS_FLOOR = re.compile(
+    r"(?:(?<!no )(?<!not )(?:over|above|more than|larger than|bigger than|greater than|exceeding)|at least|"
+    r"no (?:fewer|less|smaller) than|min(?:imum)?(?: of)?|>=?)\s*"
+    rf"{_SIZE_NUMBER}\+?[\s-]*{_PARAM_WORD}\b"
+)
+_PARAMS_FLOOR_PLUS = re.compile(rf"\b(\d+(?:\.\d+)?)\s*(m|b)\+[\s-]*(?:{_PARAM_WORD}|models?)\b")
+_PARAMS_BILLION_SCALE = re.compile(r"\bbillion[\s-](?:param|parameters?|params|scale)\b")
+_PARAMS_BETWEEN = re.compile(rf"between\s*{_SIZE_NUMBER}\s*(?:and|to|-)\s*{_SIZE_NUMBER}\s*{_PARAM_WORD}\b")
+
+
+# GPU memory ("a 24GB GPU", "16 GB of VRAM"): weights take 2 bytes a parameter in 16-bit, with a
+# fifth kept for activations (400M parameters a GB); fine-tuning with Adam takes about 16 bytes a
+# parameter (62.5M a GB). Vision-language tasks and zero-shot use are read as inference.
+_GPU_MEMORY = re.compile(
+    r"(\d+(?:\.\d+)?)\s*gb\b(?:\s+of)?\s*(?:vram|gpu|graphics|video memory|memory|ram)\b"
+)
+_GPU_MEMORY_AFTER = re.compile(
+    # 'a GPU with 24 GB', 'an A100 80GB', 'RTX 4090 (24 GB)'
+    rf"(?:gpu|vram|\b(?:{_GPU_MODELS})|rtx\s?\w+)\s+(?:with\s+)?\(?(\d+(?:\.\d+)?)\s*gb\b"
+)
+_GPU_CARD = re.compile(rf"\b({_GPU_MODELS}|rtx[\s-]?(?:4090|3090|4080|3080|4060))\b(?!\s*(?:s\b|gpus))")
+# Google Colab's free tier: one T4 with 16 GB.
+_COLAB_FREE = re.compile(
+    r"\bcolab(?:'s)?\s+(?:\(\s*)?free\b|\bfree\s+(?:tier\s+(?:of|on)\s+|version\s+of\s+)?(?:google\s+)?colab\b"
+)
+_INFERENCE_TASKS = frozenset(
+    {"captioning", "vqa", "visual grounding", "retrieval", "zero-shot classification"}
+)
+
+
+_PARAMETER_UNITS = {"k": 0.001, "m": 1.0, "million": 1.0, "b": 1000.0, "billion": 1000.0}
+
+
+def _millions(value: str, unit: str | None) -> float:
+    return float(value) * _PARAMETER_UNITS[(unit or "m").lower()]
+
+
+def _parameter_limit(text: str) -> float | None:
+    if between := _PARAMS_BETWEEN.search(text):
+        # 'between 100M and 1B parameters': an unstated first unit is the second one's.
+        return _millions(between.group(3), between.group(4))
+    match = _PARAMS.search(text) or _PARAMS_UNIT_FIRST.search(text) or _PARAMS_BOUND_AFTER.search(text)
+    if not match:
+        return None
+    return _millions(match.group(1), match.group(2))
+
+
+def _parameter_floor(text: str) -> float | None:
+    """The smallest size asked for ('over 1B parameters', 'billion-parameter models'), in millions."""
+    if between := _PARAMS_BETWEEN.search(text):
+        return _millions(between.group(1), between.group(2) or between.group(4))
+    if match := _PARAMS_FLOOR.search(text) or _PARAMS_FLOOR_PLUS.search(text):
+        return _millions(match.group(1), match.group(2))
+    return 1000.0 if _PARAMS_BILLION_SCALE.search(text) else None
+
+
+# 'a ViT-L or larger', 'at most Swin-B': a size bound given as a standard backbone's size. The
+# bound is loose by a tenth, as the same backbone is counted a little differently across records.
+_BACKBONE_BOUND_SLACK = 0.1
+BOUND_AFTER = re.compile(
+    r"\s*(?:-?sized?\s+|size\s+|class\s+)?(?:models?\s+)?(?:or|and)\s+"
+    r"(?:(larger|bigger|above|more|heavier)|(smaller|below|less|lighter))\b"
+)
+BOUND_BEFORE = re.compile(
+    r"(?:(at least|no smaller than|not smaller than|minimum of)|"
+    r"(at most|no (?:larger|bigger|heavier) than|nothing (?:larger|bigger|heavier) than|"
+    r"not (?:larger|bigger|heavier) than|up to))\s+(?:an?\s+|the\s+)?$"
+)
+_SIZED_AS = re.compile(r"[\s-]*(?:sized|size|scale|class)\b(?!\s+(?:or|and)\b)")
+_BOUND_FAMILIES = ("ViT-", "Swin", "ResNet-", "WRN-", "ConvNeXt-")
+
+
+@cache
+def _bound_backbones() -> tuple[tuple[re.Pattern[str], str, float], ...]:
+    """(pattern, name, size in millions) of the generic backbones a size can be given as."""
+    out = []
+    for backbone in get_backbone_table().values():
+        if backbone.name.startswith(_BOUND_FAMILIES):
+            for spelling in (backbone.name, *backbone.synonyms):
+                # Not inside a longer spelling: 'ViT-L' is not the start of 'ViT-L/16'.
+                pattern = re.compile(spelling_pattern(spelling) + r"(?!/)", re.IGNORECASE)
+                out.append((pattern, backbone.name, backbone.params_m))
+    return tuple(out)
+
+
+def _backbone_bound(lowered: str, written: str) -> tuple[float | None, float | None, str] | None:
+    """(limit, floor, note) from a size given as a standard backbone's ('ViT-L or larger')."""
+    for pattern, name, size in _bound_backbones():
+        for match in pattern.finditer(lowered):
+            after = BOUND_AFTER.match(lowered, match.end())
+            before = BOUND_BEFORE.search(lowered, max(0, match.start() - 24), match.start())
+            bound = after or before
+            if bound is None:
+                if sized := _SIZED_AS.match(lowered, match.end()):
+                    # 'a ViT-B sized model': about that size, read as no larger.
+                    said = written[match.start() : sized.end()]
+                    value = size * (1 + _BACKBONE_BOUND_SLACK)
+                    value = round(value) if value >= 10 else round(value, 1)
+                    return (
+                        value,
+                        None,
+                        f"'{said}' read as at most about {value:g}M parameters ({name}: {size:g}M)",
+                    )
+                continue
+            said = written[
+                (before.start() if before else match.start()) : (after.end() if after else match.end())
+            ]
+            larger = bool(bound.group(1))
+            value = size * (1 - _BACKBONE_BOUND_SLACK if larger else 1 + _BACKBONE_BOUND_SLACK)
+            value = round(value) if value >= 10 else round(value, 1)
+            side = "least" if larger else "most"
+            note = f"'{said}' read as at {side} about {value:g}M parameters ({name}: {size:g}M)"
+            return (None, value, note) if larger else (value, None, note)
+    return None
+
+
+@cache
+def _devices() -> tuple[tuple[str, str], ...]:
+    """(device class, pattern) from ``cues.csv``, GPU models written in."""
+    return tuple((device, p.replace("{gpu_models}", _GPU_MODELS)) for device, p in cues("device"))
+
+
+@cache
+def _gpu_card_memory() -> dict[str, float]:
+    """GPUs named by model, and the memory of their smallest configuration (GB), from the makers'
+    sheets."""
+    return {row["card"]: float(row["memory_gb"]) for row in table_rows("gpu_memory.csv")}
+
+
+def device_spans(text: str) -> list[tuple[int, int]]:
+    """Where ``text`` names the hardware the model will run on ('a laptop', 'one A100')."""
+    lowered = text.lower()
+    return [m.span() for _, pattern in _devices() for m in re.finditer(pattern, lowered)]
+
+
+def read_compute(
+    lowered: str, written: str, regime: str | None, task_type: str | None, notes: list[str]
+) -> ComputeBudget:
+    """The device class and parameter bounds the task allows, saying in ``notes`` what was inferred."""
+    device = first_cue(_devices(), lowered)
+    limit = _parameter_limit(lowered)
+    floor = _parameter_floor(lowered)
+    if floor is not None and limit is not None and floor >= limit:
+        floor = None  # 'fewer than 1B parameters, not over 1B' reads as the limit alone
+    bound = _backbone_bound(lowered, written)
+    if bound and ((limit is None and bound[0]) or (floor is None and bound[1])):
+        # 'a ViT-L or larger, under 500M parameters': the backbone gives the side the numbers do not.
+        limit, floor = limit or bound[0], floor or bound[1]
+        notes.append(bound[2])
+        if floor is not None and limit is not None and floor >= limit:
+            floor = None
+    # ('a laptop with 16 GB RAM': on a CPU or an edge device, compute binds before memory does)
+    memory = (
+        None
+        if device in {"cpu", "edge"}
+        else _GPU_MEMORY.search(lowered) or _GPU_MEMORY_AFTER.search(lowered)
+    )
+    colab = memory is None and _COLAB_FREE.search(lowered)
+    # 'one A100', 'an RTX 4090': a GPU named without its memory has the memory of its smallest model.
+    card = _GPU_CARD.search(lowered) if memory is None and not colab and device == "single-gpu" else None
+    if limit is None and (memory or colab or card):
+        if memory:
+            gigabytes = float(memory.group(1))
+        elif card:
+            gigabytes = _gpu_card_memory()[re.sub(r"\W", "", card.group(1))]
+            notes.append(
+                f"'{written[card.start() : card.end()]}' read as one GPU with {gigabytes:g} GB "
+                "(its smallest memory)"
+            )
+        else:
+            gigabytes = 16.0
+            notes.append("Google Colab's free tier read as one T4 GPU with 16 GB")
+        inference = regime == "zero-shot" or task_type in _INFERENCE_TASKS
+        limit = gigabytes * (400.0 if inference else 62.5)
+        device = device or "single-gpu"
+        use = "running it in 16-bit" if inference else "fine-tuning it (about 16 bytes a parameter)"
+        notes.append(
+            f"{gigabytes:g} GB of GPU memory read as room for about {limit:,.0f}M parameters when {use}"
+        )
+    return ComputeBudget(device_class=device, max_parameters_m=limit, min_parameters_m=floor)

@@ -1,0 +1,233 @@
+"""What kinds of imagery the task's input is: modalities named or implied by its sensors and
+platforms ('optical', 'aerial', 'Maxar imagery'), not a map named as the labels' source or the map to
+complete ('where OSM is incomplete'), and the bands named.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from agent.query import EITHER_MODALITIES, Exclusions
+from agent.reading.sensors import Term
+from agent.reading.terms import find_terms
+from rsfmd.vocab import get_vocabulary, sensor_modality, typical_modalities
+
+# Imagery named without its kind ('satellite images'), and the inputs that are not imagery.
+_GENERIC_IMAGERY = re.compile(
+    r"\b(?:satellite|aerial|overhead|remote[\s-]sensing|earth observation|eo)\s+"
+    r"(?:images?|imagery|data|photos?|tiles?|scenes?|patches)\b"
+)
+_NOT_IMAGERY = frozenset({"Text", "Location", "Audio", "Vector map"})
+
+
+# OpenStreetMap named as the map that falls short, the map to complete or the labels' source, not
+# as an input: 'roads where OSM is incomplete', 'labels from OpenStreetMap', 'update OSM'.
+_OSM = r"(?:openstreetmap|open\s+street\s+map|osm)"
+_OSM_NOT_INPUT = re.compile(
+    rf"\b{_OSM}(?:\s+[\w-]+){{0,3}}?\s+(?:is|are|remains?|stays?|looks?|seems?)\s+(?:\w+\s+)?"
+    r"(?:incomplete|missing|outdated|out\s+of\s+date|sparse|poor|patchy|lacking|absent|wrong|unreliable|"
+    r"empty|not\s+available|unavailable)\b"
+    rf"|\b(?:incomplete|missing|outdated|sparse|patchy|poor|unreliable)\s+{_OSM}\b"
+    r"|\b(?:labels?|annotations?|ground[\s-]truth|training\s+data|masks?|footprints?|polygons?|references?)"
+    rf"\s+(?:come\s+|taken\s+|derived\s+)?(?:from|of|in|out\s+of)\s+(?:the\s+)?{_OSM}\b"
+    rf"|\b{_OSM}\s+(?:as\s+)?(?:labels?|annotations?|ground[\s-]truth|training\s+labels|reference\s+data)\b"
+    r"|\b(?:update|updating|complete|completing|improve|improving|fill(?:ing)?\s+gaps\s+in|add(?:ing)?\s+to|"
+    rf"contribut(?:e|ing)\s+to|enrich(?:ing)?)\s+(?:the\s+)?{_OSM}\b"
+    rf"|\bnot\s+(?:yet\s+)?(?:in|on|mapped\s+(?:in|on))\s+{_OSM}\b"
+)
+_OSM_LABELS = re.compile(r"label|annotation|ground[\s-]truth|training|mask|footprint|polygon|reference")
+
+
+def _osm_not_input(written: str, lowered: str, spans: Sequence[tuple[int, int]]) -> list[str]:
+    """The phrases that name OpenStreetMap as no input ('where OSM is incomplete'), when every
+    vector-map term of the task (at ``spans``) is OpenStreetMap named that way; else nothing."""
+    contexts = [m.span() for m in _OSM_NOT_INPUT.finditer(lowered)]
+    if not spans or not all(
+        re.fullmatch(_OSM, lowered[s:e]) and any(a <= s and e <= b for a, b in contexts) for s, e in spans
+    ):
+        return []
+    return [written[a:b] for a, b in contexts]
+
+
+INFRARED_ADVICE = "say 'NIR' or 'multispectral' for near-infrared bands, or 'thermal' for thermal infrared"
+# 'Infrared' with nothing to say which: near-infrared or thermal.
+_INFRARED_ALONE = re.compile(r"(?<!near[\s-])(?<!short[\s-]wave\s)(?<!thermal\s)\binfra[\s-]?red\b")
+# 'Optical' qualifying hyperspectral imagery rather than listed beside it.
+_OPTICAL_HYPERSPECTRAL = re.compile(r"\boptical[\s-]+(?:\(\s*)?hyperspectral|\bhyperspectral[\s-]+optical\b")
+# Words that ask for bands beyond true colour: with these, a VHR sensor is multispectral imagery.
+_NAMES_BANDS = re.compile(
+    r"\b(?:nir|near[\s-]infrared|swir|short[\s-]wave infrared|red[\s-]edge|coastal band|"
+    r"yellow band|[4-9][\s-]?bands?|eight[\s-]bands?|four[\s-]bands?|rgbi|rgbn|ndvi|"
+    r"spectral|pan[\s-]?chromatic)"
+)
+
+
+def _vhr_multispectral(sensor: str) -> bool:
+    """A satellite sensor of multispectral imagery finer than 2 m (WorldView, Pleiades, SkySat)."""
+    vocab = get_vocabulary("sensors")
+    gsd = vocab.column(sensor, "gsd_m")
+    return (
+        sensor_modality(sensor) == "Multispectral"
+        and vocab.column(sensor, "platform") == "satellite"
+        and bool(gsd)
+        and float(gsd) < 2
+    )
+
+
+def _named_modalities(written: str, lowered: str, apps: list[Term], notes: list[str]) -> list[str]:
+    """The modalities the task names, not inside an application's name nor a map that is no input."""
+    # A modality word inside an application's name is no input modality ('local climate zone'),
+    # unless the application works on that modality ('hyperspectral image classification').
+    modality_terms = find_terms(written, "modalities")
+    modalities = [
+        m
+        for m, s, e in modality_terms
+        if not any(a <= s and e <= b and m not in typical_modalities(app) for app, a, b in apps)
+    ]
+    vector_spans = [(s, e) for m, s, e in modality_terms if m == "Vector map"]
+    if "Vector map" in modalities and (spans := _osm_not_input(written, lowered, vector_spans)):
+        modalities.remove("Vector map")
+        role = "the source of the labels" if _OSM_LABELS.search(spans[0].lower()) else "the map to complete"
+        notes.append(f"'{spans[0]}' read as {role}, not as an input")
+    if re.search(r"\bsar\b|\bradar\b|\binsar\b", lowered):
+        modalities.append("SAR")
+    return modalities
+
+
+def _optical(
+    lowered: str, modalities: list[str], exclusions: Exclusions, notes: list[str]
+) -> tuple[bool, bool]:
+    """Adds what 'optical' or a platform ('aerial', 'VHR') stands for to ``modalities``: (either RGB
+    or multispectral serves, true colour read from the platform)."""
+    either = False  # RGB or multispectral, either serving ('optical')
+    by_platform = False
+    if (
+        re.search(r"\boptical\b", lowered)
+        and not set(modalities) & {"RGB", "Multispectral"}
+        # 'optical hyperspectral imagery' is hyperspectral; 'SAR, optical and hyperspectral' lists three
+        and ("Hyperspectral" not in modalities or not _OPTICAL_HYPERSPECTRAL.search(lowered))
+        and "Multispectral" not in exclusions.modalities
+    ):
+        modalities.extend(["Multispectral", "RGB"])
+        either = True
+        notes.append("'optical' read as multispectral or RGB imagery")
+    if (
+        re.search(r"\baerial\b|\bdrone\b|\buav\b|\bvhr\b|very high[\s-]resolution", lowered)
+        and not modalities
+    ):
+        modalities.append("RGB")
+        by_platform = True  # 'aerial', 'VHR': true colour, unless a sensor says more
+    return either, by_platform
+
+
+def _vhr_as_either(
+    written: str, sensor_terms: list[Term], vhr: list[str], modalities: list[str], notes: list[str]
+) -> None:
+    """Reads the very-high-resolution sensors named (``vhr``: 'Maxar imagery') as RGB or
+    multispectral imagery, either serving: both are added to ``modalities``."""
+    # 'Maxar imagery': a very-high-resolution product comes as pan-sharpened true colour as
+    # often as with all its bands, so models for either serve it.
+    modalities.extend(["Multispectral", "RGB"])
+    as_written = dict.fromkeys(written[a:b] for s, a, b in sensor_terms if s in vhr) or dict.fromkeys(vhr)
+    notes.append(
+        f"{' and '.join(repr(n) for n in as_written)} imagery read as RGB or multispectral (its "
+        "products come as pan-sharpened true colour or with all bands); say 'multispectral' or "
+        "name the bands to require them"
+    )
+
+
+def _implied_by_sensors(
+    lowered: str,
+    sensors: list[str],
+    vhr: list[str],
+    modalities: list[str],
+    either: bool,
+    exclusions: Exclusions,
+    notes: list[str],
+) -> None:
+    """Adds each input sensor's modality to ``modalities``; drops a sensor of a modality ruled out."""
+    # 'NAIP 4 band', 'RGBI aerial orthophotos', 'multispectral drone imagery': bands named beyond
+    # true colour make an RGB platform's imagery multispectral.
+    bands_named = "Multispectral" in modalities and not either
+    for sensor in list(sensors):
+        implied = sensor_modality(sensor)
+        if implied == "RGB" and bands_named and "RGB" not in modalities:
+            continue
+        if implied in exclusions.modalities:
+            # 'Sentinel-1 but no SAR': the task contradicts itself; the exclusion stands, and says so.
+            sensors.remove(sensor)
+            notes.append(f"{sensor} is {implied} imagery, which the task rules out: {sensor} set aside")
+        elif implied not in modalities and not (
+            # 'RGB Maxar imagery': the true-colour product of a VHR sensor, not its other bands.
+            "RGB" in modalities and sensor in vhr and not _NAMES_BANDS.search(lowered)
+        ):
+            modalities.append(implied)
+
+
+def read_modalities(
+    written: str,
+    lowered: str,
+    sensor_terms: list[Term],
+    sensors: list[str],
+    apps: list[Term],
+    exclusions: Exclusions,
+    notes: list[str],
+) -> tuple[list[str], bool]:
+    """The modalities of the task's input, and whether either RGB or multispectral serves; drops
+    from ``sensors`` those of a modality ruled out; ``notes`` says what was inferred."""
+    modalities = _named_modalities(written, lowered, apps, notes)
+    either, by_platform = _optical(lowered, modalities, exclusions, notes)
+    vhr = [s for s in sensors if _vhr_multispectral(s)]
+    if (
+        vhr
+        and (not modalities or by_platform)
+        and not _NAMES_BANDS.search(lowered)
+        and not EITHER_MODALITIES & set(exclusions.modalities)
+    ):
+        _vhr_as_either(written, sensor_terms, vhr, modalities, notes)
+        either = True
+    _implied_by_sensors(lowered, sensors, vhr, modalities, either, exclusions, notes)
+    modalities = [m for m in dict.fromkeys(modalities) if m not in exclusions.modalities]
+    if _INFRARED_ALONE.search(lowered) and not set(modalities) & {
+        "Thermal",
+        "Multispectral",
+        "Hyperspectral",
+    }:
+        # 'infrared imagery': near-infrared bands or thermal infrared, which take different models.
+        notes.append(f"'infrared' is read as no imagery kind: {INFRARED_ADVICE}")
+    return modalities, either
+
+
+def add_usual_imagery(
+    application: str,
+    task_type: str | None,
+    lowered: str,
+    modalities: list[str],
+    exclusions: Exclusions,
+    notes: list[str],
+) -> None:
+    """'species occurrence from location and satellite images': imagery of no kind named beside
+    inputs that are no imagery is the application's usual imagery, added to ``modalities``."""
+    generic = _GENERIC_IMAGERY.search(lowered)
+    # (not for generation, where the imagery named is the output)
+    inputs = task_type != "generation"
+    if generic and inputs and modalities and set(modalities) <= _NOT_IMAGERY | {"Multi-temporal"}:
+        # 'species occurrence from location and satellite images': imagery is an input too,
+        # of a kind not named; the application's usual imagery stands for it.
+        usual = [m for m in typical_modalities(application) if m not in _NOT_IMAGERY]
+        if usual:
+            modalities.extend(m for m in usual if m not in exclusions.modalities)
+            notes.append(
+                f"'{generic.group(0)}' read as the usual imagery for {application} ({', '.join(usual)})"
+            )
+
+
+def named_bands(lowered: str) -> list[str]:
+    """The spectral bands and SAR polarisations the task names ('NIR', 'red edge', 'VV')."""
+    bands = [
+        b
+        for b in ("nir", "swir", "red edge", "thermal", "rgb", "vv", "vh")
+        if re.search(rf"\b{b}\b", lowered)
+    ]
+    return [b.upper() if len(b) <= 4 else b for b in bands]

@@ -1,0 +1,260 @@
+"""What the task wants of the model beyond data and compute: priorities (phrasings in ``cues.csv``,
+field ``priority``), a performance floor, release years, backbone families and named backbones,
+any band set, and embeddings already computed.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+from agent.mentions import NOT
+from agent.query import MinPerformance
+from agent.reading.compute import BOUND_AFTER, BOUND_BEFORE
+from agent.reading.tables import cues
+from agent.reading.terms import find_terms, overlaps
+from rsfmd.backbones import NAMEABLE_FAMILIES, get_backbone_table, spelling_pattern
+from rsfmd.vocab import metric_info
+
+_FLOOR = re.compile(
+    r"(?:at least|minimum(?: of)?|min\.?|above|over|more than|>=?|no less than|exceed(?:ing|s)?|higher than|"
+    r"better than|reach(?:es|ing)?|achiev(?:e|es|ing))\s*(?:an?\s+|the\s+)?"
+    r"(?:([a-z][a-z0-9@\- ]{1,24}?)\s+(?:of\s+)?)?"
+    r"(\d+(?:\.\d+)?)\s*(%|percent)?"
+    r"(?:\s*(?:in\s+|on\s+)?([a-z][a-z0-9@\-]{0,20}(?:\s[a-z]+)?))?"
+)
+# A metric right before a comparator: 'mIoU above', 'F1 score of at least', 'accuracy is >'.
+_METRIC_LEAD = re.compile(
+    r"([a-z][a-z0-9@\-]*(?:\s+[a-z0-9@\-]+)?)\s+(?:(?:of|is|score|must\s+be|should\s+be)\s+)*$"
+)
+
+
+# A model for any band set: 'arbitrary spectral bands', 'wavelength-aware', 'sensor-agnostic'.
+_ANY_BANDS = re.compile(
+    r"\b(?:arbitrary|any|flexible|variable|varying|custom)\s+(?:number\s+of\s+)?(?:spectral\s+)?"
+    r"(?:bands?|channels?|band\s+(?:sets?|combinations?|configurations?))\b|"
+    r"\bany\s+(?:combination|set|subset)\s+of\s+(?:spectral\s+)?(?:bands|channels)\b|"
+    r"wavelength[\s-](?:aware|agnostic|conditioned)|\b(?:band|channel|sensor|spectral(?:ly)?)[\s-]"
+    r"(?:agnostic|flexible)\b|"
+    # 'a custom multispectral sensor': no standard band set to match.
+    r"\b(?:custom|non[\s-]standard|unusual)\s+(?:multispectral\s+|hyperspectral\s+|spectral\s+)?"
+    r"(?:sensors?|cameras?|band\s+sets?)\b"
+)
+
+# Embeddings someone already computed and published, to download instead of running a model.
+_PRECOMPUTED_EMBEDDINGS = re.compile(
+    r"\b(?:pre[\s-]?computed|pre[\s-]?calculated|pre[\s-]?generated|ready[\s-]?made|"
+    r"off[\s-]the[\s-]shelf|published|downloadable|existing)\s+(?:[a-z0-9-]+\s+){0,3}?embeddings?\b|"
+    r"\bembedding\s+(?:products?|datasets?|maps?|layers?|fields?)\b|"
+    r"\bembeddings?\s+(?:that\s+|which\s+)?(?:i|we)\s+(?:can|could)\s+download\b|"
+    r"\bdownload\s+(?:the\s+)?embeddings?\b"
+)
+
+
+# Backbone families a task asks for or rules out: 'CNN only', 'a ViT backbone', 'no transformers'.
+# A bare 'transformer' counts only with a qualifier or a negation (a power transformer is no backbone).
+_ARCHITECTURE_WORDS: tuple[tuple[str, str], ...] = (
+    (
+        "CNN",
+        r"cnns?|convnets?|convolutional(?:\s+neural)?(?:\s+networks?)?|resnets?(?:[\s-]?\d+)?|"
+        r"convnext|efficientnets?|mobilenets?",
+    ),
+    (
+        "transformer",
+        r"vision\s+transformers?|transformer[\s-]+(?:based|backbones?|models?|architectures?|encoders?)|"
+        r"vits?(?:[\s-][a-z]\b)?|swin(?:[\s-]transformers?)?|(?<=no )transformers?|(?<=not a )transformer|"
+        r"(?<=without )transformers?|(?<=not )transformers?|(?<=non[\s-])transformers?",
+    ),
+    ("Mamba", r"v?mamba|state[\s-]space\s+models?"),
+)
+_ARCHITECTURE_NEGATION = re.compile(
+    rf"(?:{NOT}|\bno|\bnon-?|\bwithout|\bavoid(?:ing)?|\bexcept|\brather\s+than|\binstead\s+of|\bnothing)"
+    r"(?:\s+(?:with|using|use|based\s+on))?(?:\s+(?:an?|any))?\s*$"
+)
+
+
+# The model's release year: 'models from 2025', 'released after 2024', '2024 or later', 'before 2023'.
+_YEAR = r"(20[1-3]\d)"
+_MODEL_WORDS = r"(?:models?|rsfms?|fms?|encoders?|backbones?|ones|options|papers?|alternatives?)"
+_RELEASED = r"(?:released|published|introduced|proposed|presented|came\s+out|appeared|trained)"
+_MODEL_OR_RELEASED = rf"\b(?:{_MODEL_WORDS}|{_RELEASED})"
+_RELEASE_YEARS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    # '2024 or later', 'from 2024 on', 'since 2024', 'not older than 2024'
+    (
+        "from",
+        re.compile(
+            rf"{_MODEL_OR_RELEASED}\s+(?:(?:in|from)\s+)?{_YEAR}\s+(?:or|and)\s+(?:later|newer|after)\b|"
+            rf"{_MODEL_OR_RELEASED}\s+(?:since|from)\s+{_YEAR}\s+(?:on(?:wards?)?|onwards?)\b|"
+            rf"{_MODEL_OR_RELEASED}\s+since\s+{_YEAR}\b|"
+            rf"\bnot\s+older\s+than\s+{_YEAR}\b"
+        ),
+    ),
+    # 'after 2024', 'newer than 2024'
+    (
+        "after",
+        re.compile(rf"{_MODEL_OR_RELEASED}\s+after\s+{_YEAR}\b|\b(?:newer|more\s+recent)\s+than\s+{_YEAR}\b"),
+    ),
+    # 'before 2023', 'older than 2023'
+    (
+        "before",
+        re.compile(rf"{_MODEL_OR_RELEASED}\s+before\s+{_YEAR}\b|\bolder\s+than\s+{_YEAR}\b"),
+    ),
+    # 'models from 2025', 'released in 2025', '2025 models'
+    (
+        "in",
+        re.compile(
+            rf"\b{_MODEL_WORDS}\s+(?:released\s+|published\s+)?(?:in|from|of)\s+{_YEAR}\b|"
+            rf"\b{_RELEASED}\s+(?:in|during)\s+{_YEAR}\b|"
+            rf"\b{_YEAR}\s+(?:(?:remote[\s-]sensing|foundation|geospatial|eo|vision)\s+)*{_MODEL_WORDS}\b"
+        ),
+    ),
+)
+
+
+def _release_years(text: str) -> tuple[int | None, int | None, str | None]:
+    """(earliest, latest) release year the task asks for, and the words that said so."""
+    for kind, pattern in _RELEASE_YEARS:
+        match = pattern.search(text)
+        if match is None:
+            continue
+        year = int(next(g for g in match.groups() if g))
+        if kind == "from":
+            return year, None, match.group(0)
+        if kind == "after":
+            return year + 1, None, match.group(0)
+        if kind == "before":
+            return None, year - 1, match.group(0)
+        return year, year, match.group(0)
+    return None, None, None
+
+
+def _metric_in(fragment: str | None) -> str | None:
+    if not fragment:
+        return None
+    terms = find_terms(fragment, "metrics")
+    return terms[0][0] if terms else None
+
+
+def performance_floor(text: str) -> MinPerformance | None:
+    metrics: list[str] = []
+    values: list[float] = []
+    for match in _FLOOR.finditer(text):
+        before, number, percent, after = match.groups()
+        # 'mIoU above 90', 'F1 > 85', 'an mIoU of at least 0.8': the metric named just before.
+        lead = _METRIC_LEAD.search(text, max(0, match.start() - 40), match.start())
+        metric = _metric_in(before) or (_metric_in(lead.group(1)) if lead else None) or _metric_in(after)
+        if metric is None or metric in metrics:
+            continue
+        value = float(number)
+        info = metric_info(metric)
+        if info.scale == "percent" and value <= 1.0 and not percent:
+            value *= 100.0
+        if not info.minimum <= value <= info.maximum:
+            continue
+        metrics.append(metric)
+        values.append(value)
+    return MinPerformance(metric=metrics, value=values) if metrics else None
+
+
+# 'a Swin backbone', 'ResNet-50-based', 'models that use ConvNeXt': a backbone named as a wish.
+_FAMILY_SPELLINGS = (
+    ("Swin", r"swin(?:[\s-]?v2|[\s-]transformers?)?"),
+    ("ResNet", r"resnets?"),
+    ("ConvNeXt", r"convnext(?:[\s-]?v2)?"),
+    ("ViT", r"vits?"),
+)
+_AS_BACKBONE_AFTER = re.compile(r"(?:[\s-]*(?:based|backbones?|encoders?|architectures?|family|models?))\b")
+_AS_BACKBONE_BEFORE = re.compile(
+    r"\b(?:uses?|using|with|built\s+on|based\s+on|on\s+top\s+of|has|have|(?:what|how)\s+about)\s+"
+    r"(?:an?\s+|the\s+)?$"
+)
+
+
+@cache
+def _nameable_backbones() -> tuple[tuple[re.Pattern[str], str], ...]:
+    """(pattern, name) of the backbones a task can ask for by name, specific rows before families."""
+    rows = [
+        (re.compile(spelling_pattern(s) + r"(?!/)", re.IGNORECASE), b.name)
+        for b in get_backbone_table().values()
+        if b.name.startswith(NAMEABLE_FAMILIES)
+        for s in sorted((b.name, *b.synonyms), key=len, reverse=True)
+    ]
+    families = [
+        (re.compile(rf"(?<![a-z0-9]){spelled}(?![a-z0-9])", re.IGNORECASE), name)
+        for name, spelled in _FAMILY_SPELLINGS
+    ]
+    return (*rows, *families)
+
+
+def backbones_asked(lowered: str) -> list[str]:
+    """Backbones the task asks for by name ('a Swin backbone', 'built on ResNet-50'); not those
+    ruled out ('no ResNet') or given as a size ('ViT-L or larger')."""
+    taken: list[tuple[int, int]] = []
+    found: list[tuple[int, str]] = []
+    if not re.search(r"vit|swin|resnet|wrn|convnext|deit", lowered):
+        return []
+    for pattern, name in _nameable_backbones():
+        for match in pattern.finditer(lowered):
+            start, end = match.span()
+            if overlaps(start, end, taken):
+                continue
+            taken.append((start, end))
+            before = lowered[max(0, start - 30) : start]
+            wished = _AS_BACKBONE_AFTER.match(lowered, end) or _AS_BACKBONE_BEFORE.search(before)
+            sized = BOUND_AFTER.match(lowered, end) or BOUND_BEFORE.search(before)
+            if wished and not sized and not _ARCHITECTURE_NEGATION.search(before):
+                found.append((start, name))
+    return list(dict.fromkeys(name for _, name in sorted(found)))
+
+
+def architectures(lowered: str) -> list[str]:
+    """Backbone families the task accepts: those it asks for, else all those it does not rule out;
+    empty when it names none."""
+    wanted: list[str] = []
+    excluded: list[str] = []
+    for family, words in _ARCHITECTURE_WORDS:
+        # Not inside a longer name ('hi-vit'), but after 'non-' ('a non-transformer model').
+        for match in re.finditer(rf"(?:(?<=non-)|(?<![a-z0-9-]))(?:{words})(?![a-z0-9])", lowered):
+            before = lowered[max(0, match.start() - 30) : match.start()]
+            (excluded if _ARCHITECTURE_NEGATION.search(before) else wanted).append(family)
+    if wanted:
+        return [f for f in dict.fromkeys(wanted) if f not in excluded]
+    if excluded:
+        return [f for f, _ in _ARCHITECTURE_WORDS if f not in excluded]
+    return []
+
+
+def read_priorities(lowered: str, device: str | None, transfer: bool, notes: list[str]) -> list[str]:
+    """What the task says matters most, saying in ``notes`` how adoption is weighed."""
+    table = cues("priority")
+    priorities = [label for label, pattern in table if re.search(pattern, lowered)]
+    if "adoption" in priorities:
+        adoption = re.search(dict(table)["adoption"], lowered)
+        assert adoption is not None
+        notes.append(
+            f"'{adoption.group(0)}' read as adoption: RS-FMD records no citation or star counts, so it "
+            "counts the independent evaluations (benchmarks by others) that include each model"
+        )
+    if device in {"edge", "cpu"} and "efficiency" not in priorities:
+        priorities.append("efficiency")
+    if transfer and "generalization" not in priorities:
+        priorities.append("generalization")
+    return priorities
+
+
+def read_release_years(lowered: str, notes: list[str]) -> tuple[int | None, int | None]:
+    """(earliest, latest) release year the task asks for, saying in ``notes`` which words said so."""
+    earliest, latest, said = _release_years(lowered)
+    if said is not None:
+        notes.append(f"'{said}' read as the model's release year")
+    return earliest, latest
+
+
+def asks_any_bands(lowered: str) -> bool:
+    """Whether the task wants a model for any band set ('arbitrary spectral bands')."""
+    return bool(_ANY_BANDS.search(lowered))
+
+
+def asks_precomputed_embeddings(lowered: str) -> bool:
+    """Whether the task wants embeddings already computed and published, to download."""
+    return bool(_PRECOMPUTED_EMBEDDINGS.search(lowered))

@@ -1,0 +1,140 @@
+"""Which sensors are the task's input, and what it rules out: a sensor named as the labels' source
+('labels from WorldView-3', 'GEDI labels') or a platform carrying another payload ('drone LiDAR') is
+no input; 'no SAR', 'except Europe' are exclusions.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from agent.mentions import NOT
+from agent.query import Exclusions
+from agent.reading.slips import find_terms_fuzzy
+from agent.reading.terms import find_terms
+from rsfmd.vocab import sensor_modality
+
+Term = tuple[str, int, int]
+"""A vocabulary term found: (canonical, start, end)."""
+
+
+_EXCLUDE = re.compile(
+    # ('why not Sentinel-2?' asks about it; it does not rule it out)
+    rf"(?:\bno\b|\bwithout\b|{NOT}\b|\bexclude\b|\bexcluding\b|\bexcept\b|\bavoid\b|"
+    r"don'?t have|do not have|other than|rather than|instead of)\s+((?:any\s+)?[a-z0-9][a-z0-9\s\-+/]{0,24})"
+)
+
+
+# Words that end what a negation rules out: 'except Europe with Sentinel-1' excludes Europe only.
+_EXCLUSION_END = re.compile(r"\b(?:with|using|via|from|for|in|on|at|to|but|that|which|because|since)\b")
+
+
+def read_exclusions(text: str) -> Exclusions:
+    """The modalities, sensors and regions the task rules out ("no SAR", "anywhere except Europe")."""
+    modalities: list[str] = []
+    sensors: list[str] = []
+    regions: list[str] = []
+    for match in _EXCLUDE.finditer(text):
+        fragment = match.group(1)
+        # 'not trained on Chinese data': the words after the verb are what is ruled out.
+        fragment = re.sub(
+            r"^(?:(?:pre)?trained|tuned|built|made|developed|based)\s+(?:on|in|with)\s+", "", fragment
+        )
+        fragment = _EXCLUSION_END.split(fragment, maxsplit=1)[0]
+        for canonical, _, _ in find_terms(fragment, "sensors"):
+            sensors.append(canonical)
+        for canonical, _, _ in find_terms(fragment, "modalities"):
+            modalities.append(canonical)
+        for canonical, _, _ in find_terms(fragment, "regions"):
+            regions.append(canonical)
+        if re.match(r"(?:any\s+)?(?:sar|radar)\b", fragment):
+            modalities.append("SAR")
+        if re.match(r"(?:any\s+)?optical\b", fragment):
+            modalities.extend(["RGB", "Multispectral", "Hyperspectral"])
+    return Exclusions(
+        modalities=list(dict.fromkeys(modalities)),
+        sensors=list(dict.fromkeys(sensors)),
+        regions=list(dict.fromkeys(regions)),
+    )
+
+
+# 'GEDI labels', 'GEDI footprints as labels', 'labels from GEDI': a sensor named as the labels'
+# source ('Sentinel-2 as reference' stays an input).
+_LABEL_WORDS = (
+    r"(?:labels?|annotations?|ground[\s-]truth|training\s+(?:labels|targets|data)|targets?|"
+    r"reference\s+(?:data|heights?|values|measurements))"
+)
+_LABELS_AFTER = re.compile(
+    rf"(?:\s+(?:lidar|footprints?|heights?|data))?\s+(?:as\s+(?:the\s+)?)?{_LABEL_WORDS}\b"
+)
+_LABELS_BEFORE = re.compile(
+    rf"\b{_LABEL_WORDS}\s+(?:come\s+|taken\s+|derived\s+|are\s+)?(?:from|of)\s+(?:the\s+)?$"
+)
+# Spaceborne LiDAR whose footprints are the usual reference, not the input, for these applications.
+_REFERENCE_SENSORS = frozenset({"GEDI", "ICESat-2"})
+_REFERENCE_APPLICATIONS = frozenset({"canopy height estimation", "biomass estimation"})
+_AS_INPUT = re.compile(r"\s+(?:\w+\s+){0,2}?as\s+(?:an?\s+)?(?:inputs?|features?|predictors?)\b")
+
+
+def _label_sources(written: str, terms: Sequence[tuple[str, int, int]]) -> dict[str, str]:
+    """Sensors the task names as the source of its labels, not of its input: {sensor: phrase}."""
+    lowered = written.lower()
+    out: dict[str, str] = {}
+    for sensor, start, end in terms:
+        if after := _LABELS_AFTER.match(lowered, end):
+            out[sensor] = written[start : after.end()]
+        elif before := _LABELS_BEFORE.search(lowered[max(0, start - 40) : start]):
+            out[sensor] = written[start - len(before.group(0)) : end]
+    return out
+
+
+# Platform words read as their true-colour camera, and what they may carry instead.
+_PLATFORM_CAMERAS = frozenset({"Aerial", "UAV"})
+_OTHER_PAYLOAD = re.compile(
+    r"[\s-]*(?:\(\s*)?(?:lidar|laser scann|als\b|sar\b|radar|hyperspectral|thermal|point[\s-]clouds?)"
+)
+
+
+def read_sensors(
+    written: str,
+    lowered: str,
+    sensor_terms: list[Term],
+    apps: list[Term],
+    exclusions: Exclusions,
+    notes: list[str],
+) -> list[str]:
+    """The sensors of the task's input, saying in ``notes`` which were read as the labels' source."""
+    labelled = _label_sources(written, sensor_terms)
+    for phrase in labelled.values():
+        notes.append(f"'{phrase}' read as the source of the labels, not as an input")
+    imaging = {s for s, _, _ in sensor_terms if sensor_modality(s) != "LiDAR"}
+    for sensor, start, end in sensor_terms:
+        if (
+            sensor in _REFERENCE_SENSORS
+            and sensor not in labelled
+            and imaging
+            and apps
+            and apps[0][0] in _REFERENCE_APPLICATIONS
+            and not _AS_INPUT.match(lowered, end)
+        ):
+            # 'canopy height from GEDI and Sentinel-2': GEDI footprints are the usual reference
+            # heights, and the imagery the input.
+            labelled[sensor] = written[start:end]
+            notes.append(
+                f"'{written[start:end]}' read as the source of the labels (the usual reference for "
+                f"{apps[0][0]}), not as an input; say '{written[start:end]} as input' to use it as one"
+            )
+    sensors = [
+        s
+        for s, _, end in sensor_terms
+        if s not in exclusions.sensors
+        and s not in labelled
+        # 'aerial LiDAR', 'drone SAR': the platform carries the sensor named next, not a camera
+        and not (s in _PLATFORM_CAMERAS and _OTHER_PAYLOAD.match(lowered, end))
+    ]
+    if not sensors:
+        for sensor, slip in find_terms_fuzzy(lowered, "sensors"):
+            if sensor not in exclusions.sensors:
+                sensors.append(sensor)
+                notes.append(f"read '{slip}' as {sensor}")
+    return sensors

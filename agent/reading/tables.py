@@ -1,0 +1,41 @@
+"""The reading's data tables (CSV and word lists under agent/reading/), read from the package."""
+
+from __future__ import annotations
+
+import csv
+import re
+from functools import cache
+from importlib import resources
+
+
+def table_rows(name: str) -> list[dict[str, str]]:
+    """The rows of the CSV table ``name`` shipped in agent/reading/, as dicts by column."""
+    text = (resources.files("agent.reading") / name).read_text(encoding="utf-8")
+    return list(csv.DictReader(text.splitlines()))
+
+
+def word_list(name: str) -> list[str]:
+    """The words of the list ``name`` in agent/reading/: one or more a line, '#' lines are comments."""
+    text = (resources.files("agent.reading") / name).read_text(encoding="utf-8")
+    return [w for line in text.splitlines() if not line.startswith("#") for w in line.split()]
+
+
+@cache
+def cues(field: str) -> tuple[tuple[str, str], ...]:
+    """(value, pattern) for one field of ``cues.csv`` ('data_regime', 'device', 'priority'), in table
+    order: the phrasings of a value, one a row, joined into one pattern."""
+    phrasings: dict[str, list[str]] = {}
+    for row in table_rows("cues.csv"):
+        if row["field"] == field:
+            phrasings.setdefault(row["value"], []).append(row["pattern"])
+    if not phrasings:
+        raise ValueError(f"cues.csv has no rows for {field!r}: add them (field,value,pattern)")
+    return tuple((value, "|".join(patterns)) for value, patterns in phrasings.items())
+
+
+def first_cue(patterns: tuple[tuple[str, str], ...], text: str) -> str | None:
+    """The value of the first of ``patterns`` found in ``text``."""
+    for value, pattern in patterns:
+        if re.search(pattern, text):
+            return value
+    return None

@@ -1,0 +1,193 @@
+"""What the task is: its application (named, by its verb, mended from a slip, or read from a
+benchmark named) and its task type (the application's, or one the text says apart: 'segment',
+'classify patches', 'multi-label'); a model to chat with is visual question answering.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from agent.query import Exclusions
+from agent.reading.imagery import add_usual_imagery
+from agent.reading.licences import licence_spans
+from agent.reading.sensors import Term
+from agent.reading.slips import find_terms_fuzzy
+from agent.reading.terms import blank_spans, find_terms, is_closest_for
+from agent.wording import query_language, read_slips
+from rsfmd.vocab import get_vocabulary
+
+# '(visual grounding)', 'i.e. visual grounding', 'known as change detection': the task's name.
+_NAMING = re.compile(r"(?:\(|\bi\.?e\.?,?|\bnamely|\bcalled|\bknown as|\bso-called)\s*$")
+
+_CLASSIFY_WHOLE = re.compile(
+    r"\bclassify(?:ing)?\b[^.]{0,40}?\b(?:patch(?:es)?|scenes?|images?|tiles?|chips?|photos?)\b"
+)
+
+
+# A model to talk with: it must write free text, as a multimodal LLM does.
+_CONVERSATIONAL = re.compile(
+    r"\bchat(?:s|ting|bot|bots)?\b|\bconversation(?:al|s)?\b|\bmultimodal\s+(?:llm|large\s+language\s+model)s?\b|"
+    r"\bmllms?\b|\b(?:vision[\s-]language|visual|ai)\s+assistants?\b|\bdialog(?:ue)?s?\b|"
+    r"\btalk\s+(?:to|with|about)\b|\bfree[\s-]text\s+answers?\b"
+)
+
+
+_TASK_WORDS = re.compile(
+    r"\b(?:mapp?(?:ing|s)?|segment\w*|classif\w*|detect\w*|estimat\w*|monitor\w*|extract\w*|"
+    r"recogni\w*|count\w*|retriev\w*|caption\w*)\b"
+)
+
+
+def _sibling_application(
+    application: str, task_type: str, found: tuple[str, int, int], text: str
+) -> str | None:
+    """The one application of ``application``'s domain for ``task_type``, when the text named the
+    domain without a task word ('land cover', not 'land cover mapping')."""
+    if _TASK_WORDS.search(text[found[1] : found[2]]):
+        return None
+    table = get_vocabulary("applications")
+    domain = table.column(application, "domain")
+    siblings = [
+        name
+        for name in table.names
+        if name != application
+        and table.column(name, "domain") == domain
+        and table.column(name, "task_type") == task_type
+    ]
+    return siblings[0] if len(siblings) == 1 else None
+
+
+@dataclass
+class TaskReading:
+    """The task's application and type, and the texts they are read from."""
+
+    application: str | None
+    apps: list[Term]
+    """The applications named, the one read first."""
+    task_text: str
+    """The lower-cased text, its slips mended when that names a task."""
+    similar_text: str
+    """The text an application is guessed from by similarity (licence wishes blanked)."""
+    language: str | None
+    """Set when the text reads as another language than English."""
+    task_type: str | None = None
+
+    def domains(self) -> list[str]:
+        """The application's domain ('agriculture'), as the query's domain keywords."""
+        table = get_vocabulary("applications")
+        domain = table.column(self.application, "domain") if self.application else ""
+        return [domain] if domain else []
+
+
+def _called_first(apps: list[Term], task_text: str) -> list[Term]:
+    """``apps`` with an application the task names as what it describes first."""
+    table = get_vocabulary("applications")
+    if len(apps) > 1 and table.get(task_text[apps[0][1] : apps[0][2]]) is None:
+        # 'locate objects described in text (visual grounding)': an application the task names
+        # as the name of what it describes outweighs one read from a verb ('locate objects').
+        called = [
+            a
+            for a in apps[1:]
+            if a[0] != apps[0][0]
+            and table.get(task_text[a[1] : a[2]])
+            and _NAMING.search(task_text[max(0, a[1] - 12) : a[1]])
+        ]
+        if called:
+            apps = [called[0], *(a for a in apps if a is not called[0])]
+    return apps
+
+
+def name_application(text: str, lowered: str, apps: list[Term], notes: list[str]) -> TaskReading:
+    """The application the task names (``apps``: those found in ``lowered``), or one mended from a
+    slip; ``notes`` says how it was read."""
+    language = None if apps else query_language(text)
+    task_text, similar_text = lowered, text
+    if len(text) == len(lowered):
+        # Licence and weights wishes say nothing of the application: 'an open-source model for
+        # semantic segmentation' is not open-vocabulary segmentation.
+        similar_text = blank_spans(text, licence_spans(lowered))
+    mended: list[tuple[str, str]] = []
+    if not apps and language is None:
+        mended_text, mended = read_slips(lowered)
+        if mended and (find_terms(mended_text, "applications") or find_terms(mended_text, "task_types")):
+            task_text = similar_text = mended_text
+            apps = find_terms(mended_text, "applications")
+        else:
+            mended = []
+    apps = _called_first(apps, task_text)
+    application = apps[0][0] if apps else None
+    if apps and is_closest_for(application, task_text[apps[0][1] : apps[0][2]]):
+        notes.append(
+            f"'{task_text[apps[0][1] : apps[0][2]]}' has no application of its own in RS-FMD: "
+            f"read as the closest one, '{application}'"
+        )
+    if application is None and (slips := find_terms_fuzzy(lowered, "applications")):
+        application, phrase = slips[0]
+        notes.append(f"read '{phrase}' as '{application}'")
+        mended = [(written, read) for written, read in mended if written not in phrase]
+    notes.extend(f"read '{written}' as '{read}'" for written, read in mended)
+    return TaskReading(application, apps, task_text, similar_text, language)
+
+
+def read_task_type(
+    task: TaskReading,
+    task_terms: list[Term],
+    lowered: str,
+    modalities: list[str],
+    exclusions: Exclusions,
+    notes: list[str],
+) -> None:
+    """Sets the task's type (and a sibling application a task said apart asks for); adds the
+    application's usual imagery to ``modalities`` when the imagery named has no kind."""
+    application, apps, task_text = task.application, task.apps, task.task_text
+    task_type = None
+    if application:
+        task_type = get_vocabulary("applications").column(application, "task_type")
+        add_usual_imagery(application, task_type, lowered, modalities, exclusions, notes)
+    # A task named inside the application's own name ('image classification' in 'hyperspectral
+    # image classification', a per-pixel task) is the application's, not a task of its own.
+    app_spans = [(a, b) for app, a, b in apps if app == application]
+    explicit_tasks = [
+        t
+        for t, s, e in task_terms
+        if (e - s > 12 or not application) and not any(a <= s and e <= b for a, b in app_spans)
+    ]
+    if not explicit_tasks and _CLASSIFY_WHOLE.search(task_text) and "pixel" not in task_text:
+        # 'classify Sentinel-2 patches into land cover classes': one label per patch.
+        explicit_tasks = ["classification"]
+    if explicit_tasks and explicit_tasks[0] != task_type:
+        task_type = explicit_tasks[0]
+        if (
+            application
+            and apps
+            and (sibling := _sibling_application(application, task_type, apps[0], task_text))
+        ):
+            # 'classification of patches into land cover classes': the domain named bare, with the
+            # task said apart, is the domain's application for that task.
+            notes.append(f"'{task_text[apps[0][1] : apps[0][2]]}' with {task_type} read as '{sibling}'")
+            application = sibling
+    if task_type in {"detection", "classification"} and re.search(r"\bsegment(?:s|ing|ed)?\b", task_text):
+        # 'segment solar farms': the user wants masks, whatever the application's usual output.
+        task_type = "segmentation"
+    if (
+        application is None
+        and task_type is None
+        and re.search(r"pixel[\s-]level|per[\s-]pixel|\bsegment(?:s|ing|ed)?\b", lowered)
+    ):
+        task_type = "segmentation"
+    if re.search(r"multi[\s-]?label", lowered) and task_type == "classification":
+        task_type = "multi-label classification"
+    task.application, task.task_type = application, task_type
+
+
+def read_chat(lowered: str, task: TaskReading, notes: list[str]) -> bool:
+    """Whether the task wants a model to talk with; with no task named, that is visual question
+    answering."""
+    conversational = bool(_CONVERSATIONAL.search(lowered))
+    if conversational and task.application is None and task.task_type is None:
+        task.application, task.task_type = "visual question answering", "vqa"
+        notes.append(
+            "a model to chat with read as visual question answering, by a model that writes free text"
+        )
+    return conversational
