@@ -1,0 +1,244 @@
+"""The role each mention plays, asserted on the structured query: what a practitioner means by
+background statements, platforms and devices, labels' sources, text prompts, questions about images,
+text beside imagery, models tried, options ruled out and the scope of a negation.
+
+Expectations say what the user means; where today's reading differs, the test is a strict xfail
+that says how it differs.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from agent.api import select_models
+from agent.query import StructuredQuery
+from agent.reading import read
+from agent.selection import Selection
+
+
+def _select(text: str) -> Selection:
+    return select_models(text, k=3, clarify=False)
+
+
+def _query(text: str) -> StructuredQuery:
+    return _select(text).query
+
+
+# Background: said of other models or of the world, not of the user's data.
+
+
+def test_most_models_are_rgb_is_background() -> None:
+    text = "Most models are RGB; we need flood mapping from Sentinel-1 SAR"
+    query = _query(text)
+    assert query.modality == ["SAR"] and query.sensor == ["Sentinel-1"]
+    assert query.application == "flood mapping"
+    assert read(text).set_aside["background"] == ("RGB",)
+
+
+def test_models_ive_seen_dont_support_sar_is_background_not_an_exclusion() -> None:
+    text = "Models I've seen don't support SAR; we have Sentinel-1 GRD for oil spill detection"
+    query = _query(text)
+    assert query.modality == ["SAR"] and query.sensor == ["Sentinel-1"]
+    assert query.exclusions.modalities == [] and query.exclusions.sensors == []
+    assert read(text).set_aside["background"] == ("SAR",)
+
+
+_UNLIKE_PRITHVI = (
+    "Unlike Prithvi, which only takes optical bands, we need a model for Sentinel-1 SAR flood mapping"
+)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="the 'unlike' trigger's scope ends at the comma, so 'optical' in the relative clause about "
+    "Prithvi is read as a required modality (Multispectral, RGB)",
+)
+def test_unlike_a_named_model_what_is_said_of_it_is_background() -> None:
+    query = _query(_UNLIKE_PRITHVI)
+    assert query.modality == ["SAR"] and query.sensor == ["Sentinel-1"]
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="a model named after 'unlike' counts as named by the user and is shown after the top 3",
+)
+def test_unlike_a_named_model_it_is_not_offered() -> None:
+    selection = _select(_UNLIKE_PRITHVI)
+    assert not any(m.model_id.startswith("prithvi") for m in selection.models)
+
+
+# Platform versus device: the drone carries the camera; the Jetson runs the model.
+
+
+def test_a_drone_carrying_a_camera_is_the_platform_not_the_device() -> None:
+    query = _query("A drone carrying a multispectral camera over vineyards; disease detection; one GPU")
+    assert query.sensor == ["UAV"] and query.modality == ["Multispectral"]
+    assert query.deployment_device == "single-gpu"
+
+
+@pytest.mark.parametrize(
+    ("text", "modality"),
+    [
+        ("Vineyard disease detection from drone RGB; the model runs on a Jetson", ["RGB"]),
+        (
+            "Weed detection from a multispectral drone; the model must run onboard the drone",
+            ["Multispectral"],
+        ),
+    ],
+)
+def test_the_device_the_model_runs_on_is_the_edge(text: str, modality: list[str]) -> None:
+    query = _query(text)
+    assert query.deployment_device == "edge" and query.compute.device_class == "edge"
+    assert query.sensor == ["UAV"] and query.modality == modality
+
+
+# Labels from another sensor or a map are no input.
+
+
+def test_labels_from_another_sensor_are_not_an_input() -> None:
+    text = "Building footprint segmentation on Sentinel-2; our labels come from WorldView-3 footprints"
+    query = _query(text)
+    assert query.sensor == ["Sentinel-2"] and query.modality == ["Multispectral"]
+    assert read(text).set_aside["labels_source"] == ("WorldView-3",)
+
+
+def test_labels_from_a_map_are_not_an_input() -> None:
+    landsat = _query("Land cover segmentation from Sentinel-2; labels from an old Landsat land-cover map")
+    assert landsat.sensor == ["Sentinel-2"] and landsat.application == "land cover mapping"
+    osm = _query("Road extraction from aerial RGB; labels from OpenStreetMap")
+    assert "Vector map" not in osm.modality and osm.modality == ["RGB"]
+    assert osm.application == "road extraction"
+
+
+# Text prompts name the classes of a zero-shot task; they are not the task.
+
+
+def test_text_prompts_for_zero_shot_labels() -> None:
+    text = (
+        "Classify Sentinel-2 patches into classes we only describe with text prompts such as "
+        "'solar farm' or 'quarry'; no labelled data"
+    )
+    query = _query(text)
+    assert query.task_type == "zero-shot classification" and query.data_regime == "zero-shot"
+    assert "Text" in query.modality and query.sensor == ["Sentinel-2"]
+    assert query.application is None  # 'solar farm' is a class name, not solar panel detection
+    assert {s.role for s in read(text).spans} == {"quoted"}
+
+
+# Questions about images.
+
+
+def test_questions_about_an_image_are_vqa() -> None:
+    query = _query(
+        "We want to ask questions about each aerial image, like 'how many boats are in the harbour?'"
+    )
+    assert query.application == "visual question answering" and query.task_type == "vqa"
+    assert query.modality == ["RGB"]
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="'before and after ... images' is not read as a pair of dates: Multi-temporal is not required",
+)
+def test_questions_about_an_image_pair_need_pairs() -> None:
+    query = _query(
+        "Given before and after Pleiades images, answer questions such as 'which buildings collapsed?'"
+    )
+    assert query.application == "visual question answering"
+    assert "Multi-temporal" in query.modality
+
+
+# Text as an input beside imagery.
+
+
+def test_citizen_reports_beside_imagery_are_a_text_input() -> None:
+    query = _query("Combine citizen reports with Sentinel-2 to map flood extent")
+    assert query.modality == ["Text", "Multispectral"] and query.sensor == ["Sentinel-2"]
+
+
+@pytest.mark.xfail(strict=True, reason="'tweets' is no text-input term of the modality vocabulary")
+def test_tweets_beside_imagery_are_a_text_input() -> None:
+    query = _query("Fuse geotagged tweets with Sentinel-1 SAR for flood mapping")
+    assert "Text" in query.modality and "SAR" in query.modality
+
+
+# A model tried: the task stays, the model is not offered again.
+
+_TRIED_PRITHVI = (
+    "We tried Prithvi for crop type mapping on Sentinel-2 and it was too slow; suggest something else"
+)
+_TRIED_SATMAE = "I tried SatMAE on our Sentinel-2 field parcels; what else could work for crop type mapping?"
+
+
+def test_a_tried_model_is_set_aside_as_a_reference() -> None:
+    assert {s.role for s in read(_TRIED_PRITHVI).spans} == {"reference"}
+    assert _query(_TRIED_SATMAE).application == "crop type mapping"
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="the 'we tried' scope runs to the end of the clause, so the task and the sensor said "
+    "with the tried model are set aside with it: no application and no sensor are read",
+)
+def test_a_tried_model_keeps_the_task_said_with_it() -> None:
+    query = _query(_TRIED_PRITHVI)
+    assert query.application == "crop type mapping" and query.sensor == ["Sentinel-2"]
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="'our Sentinel-2 field parcels' inside the 'I tried' scope: 'our' alone is no terminator, "
+    "so the user's own sensor is set aside as tried",
+)
+def test_the_users_own_data_said_with_a_tried_model_is_kept() -> None:
+    assert _query(_TRIED_SATMAE).sensor == ["Sentinel-2"]
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="a tried model is read as named: it is shown (alone, or after the top 3) instead of left out",
+)
+@pytest.mark.parametrize(("text", "tried"), [(_TRIED_PRITHVI, "prithvi"), (_TRIED_SATMAE, "satmae")])
+def test_a_tried_model_is_not_offered_again(text: str, tried: str) -> None:
+    assert not any(m.model_id.startswith(tried) for m in _select(text).models)
+
+
+# An option ruled out: 'X is not an option'.
+
+
+def test_an_option_ruled_out_is_not_required() -> None:
+    text = "Crop type mapping on Sentinel-2; SAR is not an option"
+    query = _query(text)
+    assert "SAR" not in query.modality and query.sensor == ["Sentinel-2"]
+    assert read(text).set_aside["hypothetical"] == ("SAR",)
+    chat = _query("Change captioning on an 8 GB GPU; a 7B chat model is not an option")
+    assert not chat.conversational and chat.application == "change captioning"
+    assert chat.compute.device_class == "single-gpu"
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="'a GPU is out of the question' is set aside as hypothetical; the CPU it implies is not read",
+)
+def test_no_gpu_is_an_option_means_a_cpu() -> None:
+    query = _query("Flood mapping; a GPU is out of the question, and Sentinel-1 is not an option")
+    assert query.deployment_device == "cpu"
+    assert "Sentinel-1" not in query.sensor
+
+
+# The scope of a negation ends at 'but' and at the end of the sentence.
+
+
+@pytest.mark.parametrize(
+    ("text", "modalities", "sensors"),
+    [
+        ("No SAR, but Sentinel-2 and Landsat-8 for burn scar mapping", ["SAR"], []),
+        ("Not Sentinel-1, but Sentinel-2 and Landsat-8 for burn scar mapping", [], ["Sentinel-1"]),
+        ("Burn scar mapping without SAR; Sentinel-2 and Landsat-8 only", ["SAR"], []),
+    ],
+)
+def test_negation_scope(text: str, modalities: list[str], sensors: list[str]) -> None:
+    query = _query(text)
+    assert query.exclusions.modalities == modalities and query.exclusions.sensors == sensors
+    assert query.sensor == ["Sentinel-2", "Landsat-8"] and query.modality == ["Multispectral"]
+    assert query.application == "burn scar mapping"
