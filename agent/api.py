@@ -7,17 +7,11 @@ import re
 import time
 from collections.abc import Mapping
 
+from agent.catalogue_questions import catalogue_superlative, size_question, without_size_question
 from agent.errors import ConfigurationError, InputError
 from agent.interpreter import interpret
 from agent.mentions import DROP, LARGER_WORDS, SMALLER_WORDS, asked_about_name, built_on
-from agent.orchestrator import (
-    Orchestrator,
-    Turn,
-    catalogue_superlative,
-    size_question,
-    validate_text,
-    without_size_question,
-)
+from agent.orchestrator import Orchestrator, Turn, validate_text
 from agent.query import StructuredQuery
 from agent.reading.compute import device_spans
 from agent.reading.imagery import INFRARED_ADVICE
@@ -30,7 +24,8 @@ from agent.systems import ClarificationQuestion
 from tools.changes import task_change
 from tools.clarification import answer_text, typed_labels_answer
 from tools.embedding import Encoder
-from tools.explanation import model_fact, results_on, why_ranked
+from tools.explanation import why_ranked
+from tools.model_facts import model_fact, results_on
 
 log = logging.getLogger(__name__)
 

@@ -22,7 +22,7 @@ from agent.settings import Settings
 from agent.systems import ClarificationQuestion
 from prompts import render
 from rsfmd.vocab import get_vocabulary, term_key
-from tools.ranking import Candidate
+from tools.candidate import Candidate
 
 __all__ = ["ExplanationItem", "LLMQuery", "LLMSteps", "RankItem", "parse_json"]
 

@@ -193,6 +193,6 @@ class Selection(BaseModel):
 
     def to_markdown(self, show_code: bool = True) -> str:
         """A readable rendering of the answer; ``show_code`` adds the code that loads each model."""
-        from tools.explanation import selection_markdown
+        from tools.selection_markdown import selection_markdown
 
         return selection_markdown(self, show_code=show_code)

@@ -11,10 +11,11 @@ from agent.settings import Settings
 from rsfmd.licenses import allows_commercial_use, within_licenses
 from rsfmd.loader import load_records
 from tests.records import make_record
+from tools.candidate import Candidate
 from tools.evidence import EvidenceIndex
 from tools.explanation import explain
 from tools.filtering import filter_candidates, violations
-from tools.ranking import Candidate, score_candidates
+from tools.ranking import score_candidates
 
 
 @pytest.mark.parametrize(

@@ -8,21 +8,14 @@ from agent.query import ComputeBudget, Exclusions, MinPerformance, StructuredQue
 from rsfmd.datasets import bench_application
 from rsfmd.schema import Benchmark, ModelRecord
 from tests.records import make_record
+from tools.candidate import Candidate, Prediction
+from tools.criteria import efficiency_fit, modality_fit, modality_rarity
 from tools.evidence import EvidenceIndex, other_imagery
 from tools.explanation import explain
 from tools.filtering import filter_candidates, violations
-from tools.ranking import (
-    LEVEL_CREDIT,
-    Candidate,
-    Prediction,
-    efficiency_fit,
-    generalizability_fit,
-    modality_fit,
-    modality_rarity,
-    query_weights,
-    regime_fit,
-    score_candidates,
-)
+from tools.ranking import query_weights, score_candidates
+from tools.region_fit import generalizability_fit
+from tools.result_credit import LEVEL_CREDIT, regime_fit
 
 
 def record(model_id: str, **fields: Any) -> ModelRecord:
@@ -641,7 +634,7 @@ def test_a_record_without_pretraining_regions_is_read_through_its_pretraining_da
 
 
 def test_only_independent_evaluations_count_towards_popularity() -> None:
-    from tools.ranking import popularity_fit
+    from tools.criteria import popularity_fit
 
     def row(url: str) -> dict[str, Any]:
         return {**bench("EuroSAT", "OA", 90.0, task="classification"), "source_url": url}

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from agent.query import StructuredQuery
 from rsfmd.datasets import described_for, evaluated_on
-from tools.ranking import Candidate
+from tools.candidate import Candidate
 
 # Confidence of an answer whose models are only the closest to a task nobody is known to do.
 NO_KNOWN_FIT_CONFIDENCE = 0.4

@@ -1,0 +1,70 @@
+"""Models a task names, read into its query: those ruled out or asked for alternatives to are left
+out, and 'like Prithvi but smaller' (or 'something smaller?' after an answer) becomes a size bound."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from agent.resources import Resources
+
+if TYPE_CHECKING:
+    from agent.orchestrator import Turn
+
+
+def read_model_names(turn: Turn, resources: Resources) -> None:
+    """Models the task names: the ones ruled out become exclusions, the others are shown."""
+    mentions = resources.model_names().find(turn.text)
+    _size_reference(turn, resources, mentions.smaller_than, larger=False)
+    _size_reference(turn, resources, mentions.larger_than, larger=True)
+    if turn.size_reference and not (mentions.smaller_than or mentions.larger_than):
+        # 'what about something smaller?': smaller than what was shown first.
+        model_id, larger = turn.size_reference
+        _size_reference(turn, resources, [model_id], larger=larger, shown_first=True)
+    # A model named only as a size reference ('smaller than DOFA') is not one the user asks about.
+    references = {*mentions.smaller_than, *mentions.larger_than, *mentions.similar_to}
+    turn.named_models = [m for m in mentions.named if m not in references]
+    turn.references = [m for m in mentions.named if m in references]
+    similar = [m for m in mentions.alternative_to if m not in turn.query.exclusions.models]
+    if similar:
+        # 'alternatives to DOFA': others than it.
+        names = _leave_out(turn, resources, similar)
+        turn.say(f"Alternatives to {names} asked for: {names} left out")
+    if mentions.excluded:
+        turn.say(f"Left out as asked: {_leave_out(turn, resources, mentions.excluded)}")
+
+
+def _leave_out(turn: Turn, resources: Resources, model_ids: list[str]) -> str:
+    """Adds ``model_ids`` to the query's excluded models; returns their names."""
+    excluded = list(dict.fromkeys([*turn.query.exclusions.models, *model_ids]))
+    exclusions = turn.query.exclusions.model_copy(update={"models": excluded})
+    turn.query = turn.query.model_copy(update={"exclusions": exclusions})
+    return ", ".join(resources.by_id[m].model_name for m in model_ids)
+
+
+def _size_reference(
+    turn: Turn, resources: Resources, model_ids: list[str], *, larger: bool, shown_first: bool = False
+) -> None:
+    """'like Prithvi but smaller': fewer parameters than the named model's smallest variant;
+    'like CROMA but bigger': more than its largest. A size the user stated wins.
+    ``shown_first``: the model is the previous answer's first pick, not one the task names."""
+    compute = turn.query.compute
+    if (compute.min_parameters_m if larger else compute.max_parameters_m) is not None:
+        return
+    records = [resources.by_id[m] for m in model_ids]
+    sizes = {
+        r.model_id: s for r in records if (s := r.largest_parameters if larger else r.smallest_parameters)
+    }
+    if not sizes:
+        return
+    model_id = (max if larger else min)(sizes, key=sizes.__getitem__)
+    if larger:
+        update: dict[str, object] = {"min_parameters_m": sizes[model_id], "above_floor": True}
+    else:
+        update = {"max_parameters_m": sizes[model_id], "below_limit": True}
+    turn.query = turn.query.model_copy(update={"compute": compute.model_copy(update=update)})
+    word, bound, variant = ("Larger", "more", "largest") if larger else ("Smaller", "fewer", "smallest")
+    name = resources.by_id[model_id].model_name
+    if shown_first:
+        name += ", the first model shown before,"
+    size = f"{sizes[model_id]:g}M parameters, the size of its {variant} variant"
+    turn.say(f"{word} than {name} read as {bound} than {size}")
