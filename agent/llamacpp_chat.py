@@ -49,7 +49,11 @@ class LlamaCppChat(BaseChatModel):
         if kwargs.get("response_format"):
             options["response_format"] = kwargs["response_format"]  # JSON-schema constrained decoding
         reply = self.client.create_chat_completion(
-            messages=payload, max_tokens=self.max_tokens, temperature=self.temperature, stop=stop, **options
+            messages=payload,
+            max_tokens=int(kwargs.get("max_tokens") or self.max_tokens),
+            temperature=self.temperature,
+            stop=stop,
+            **options,
         )
         text = reply["choices"][0]["message"]["content"] or ""
         usage = reply.get("usage", {})

@@ -56,6 +56,17 @@ def json_schema_decoding(settings: Settings) -> bool:
     return mode == "on" or (mode == "auto" and settings.llm.provider == "llamacpp")
 
 
+def reply_limit(settings: Settings, tokens: int) -> dict[str, Any]:
+    """Invoke options that cap one reply at ``tokens`` (never above ``max_tokens``), in the
+    parameter each provider reads: llama.cpp and servers other than OpenAI read max_tokens."""
+    tokens = min(tokens, settings.llm.max_tokens)
+    if settings.llm.provider == "llamacpp":
+        return {"max_tokens": tokens}
+    if settings.llm.base_url:
+        return {"max_completion_tokens": tokens, "extra_body": {"max_tokens": tokens}}
+    return {"max_completion_tokens": tokens}
+
+
 def engine_name(settings: Settings) -> str:
     """Human-readable name of the configured engine."""
     llm = settings.llm

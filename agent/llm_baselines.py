@@ -80,7 +80,7 @@ def run_unstructured_rag(
     """Model ids picked by an LLM from retrieved descriptions; (ids, calls, prompt tokens).
 
     ``counter`` keeps counting when the run fails."""
-    from agent.llm import make_chat_model
+    from agent.llm import make_chat_model, reply_limit
 
     resources = get_resources(settings)
     hits = resources.retrieval.search(query, 20, -1.0)
@@ -88,8 +88,8 @@ def run_unstructured_rag(
     prompt = render("unstructured_rag", user_input=query, context_str=context)
     model = chat_model or make_chat_model(settings)
     counter = counter if counter is not None else CallCounter()
-    try:
-        reply = model.invoke(prompt, config={"callbacks": [counter]})
+    try:  # the App. F answer is k short lines
+        reply = model.invoke(prompt, config={"callbacks": [counter]}, **reply_limit(settings, 64 * k))
     except Exception as exc:  # provider errors come in many types; report them typed
         raise LLMError(f"unstructured-rag request failed: {type(exc).__name__}: {exc}") from exc
     if counter.calls == 0:  # a model outside LangChain's callbacks (a test double)
@@ -131,7 +131,9 @@ def run_naive_agent(
             exclude_defaults=True, exclude={"sources", "benchmarks"}
         )[:3000]
 
-    model = chat_model or make_chat_model(settings)
+    # Each turn of the agent is a tool call or the final list of names: a few hundred tokens.
+    capped = settings.llm.model_copy(update={"max_tokens": min(settings.llm.max_tokens, 384)})
+    model = chat_model or make_chat_model(settings.model_copy(update={"llm": capped}))
     agent = create_agent(
         model, tools=[search_models, model_details], system_prompt=render("naive_agent", k=k)
     )

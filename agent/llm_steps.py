@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, Field, TypeAdapter, ValidationError
@@ -27,6 +28,15 @@ from tools.candidate import Candidate
 __all__ = ["ExplanationItem", "LLMQuery", "LLMSteps", "RankItem", "parse_json"]
 
 T = TypeVar("T")
+
+# Reply tokens each step may use: room for a complete reply, not for a model that runs on.
+REPLY_TOKENS = {
+    "interpret": 384,
+    "rerank": 32,
+    "rerank_per_model": 56,
+    "explain": 32,
+    "explain_per_model": 160,
+}
 
 
 class RankItem(BaseModel):
@@ -70,6 +80,7 @@ class LLMSteps:
         *,
         constrained: bool = False,
         budget_s: float | None = None,
+        reply_limit: Callable[[int], dict[str, Any]] | None = None,
     ) -> None:
         self.model = chat_model
         self.engine_name = engine_name
@@ -79,6 +90,8 @@ class LLMSteps:
         # Time for all steps of one request: past it, later steps fall back to the offline engine.
         self.budget_s = budget_s
         self._deadline: float | None = None
+        # Invoke options that cap a reply's tokens in the provider's own parameter (agent.llm).
+        self.reply_limit = reply_limit
         self.calls = 0
         self.prompt_tokens = 0
         self.completion_tokens = 0
@@ -89,13 +102,14 @@ class LLMSteps:
     @classmethod
     def from_settings(cls, settings: Settings) -> LLMSteps:
         """Build the configured provider (ConfigurationError when it cannot be)."""
-        from agent.llm import engine_name, json_schema_decoding, make_chat_model
+        from agent.llm import engine_name, json_schema_decoding, make_chat_model, reply_limit
 
         return cls(
             make_chat_model(settings),
             engine_name(settings),
             constrained=json_schema_decoding(settings),
             budget_s=settings.llm.step_budget_s,
+            reply_limit=lambda tokens: reply_limit(settings, tokens),
         )
 
     def begin_request(self) -> None:
@@ -120,11 +134,15 @@ class LLMSteps:
         self._fallbacks.append(stage)
         self._event("llm:fallback", detail)
 
-    def _complete(self, step: str, prompt: str, schema: dict[str, Any] | None = None) -> str:
+    def _complete(
+        self, step: str, prompt: str, schema: dict[str, Any] | None = None, tokens: int | None = None
+    ) -> str:
         if self._deadline is not None and time.monotonic() > self._deadline:
             raise LLMError(f"{step}: the request's LLM time ({self.budget_s:g} s) is used up")
         start = time.perf_counter()
         options: dict[str, Any] = {}
+        if tokens is not None and self.reply_limit is not None:
+            options |= self.reply_limit(tokens)
         if schema is not None:
             options["response_format"] = {"type": "json_object", "schema": schema}
         self.calls += 1  # a failed request was still made
@@ -150,10 +168,10 @@ class LLMSteps:
         )
         return text
 
-    def _structured(self, step: str, prompt: str, adapter: TypeAdapter[T]) -> T:
+    def _structured(self, step: str, prompt: str, adapter: TypeAdapter[T], tokens: int | None = None) -> T:
         schema = adapter.json_schema() if self.constrained else None  # only constrained decoding reads it
         self._reask = ""
-        text = self._complete(step, prompt, schema)
+        text = self._complete(step, prompt, schema, tokens)
         try:
             return parse_json(text, adapter)
         except (ValidationError, ValueError) as first:
@@ -163,7 +181,7 @@ class LLMSteps:
                 f"{prompt}\n\nYour previous reply could not be used:\n{self._reask}\n"
                 "Reply again with valid JSON only, in the requested format."
             )
-            text = self._complete(f"{step}-retry", retry, schema)
+            text = self._complete(f"{step}-retry", retry, schema, tokens)
             try:
                 return parse_json(text, adapter)
             except (ValidationError, ValueError) as second:
@@ -181,7 +199,7 @@ class LLMSteps:
             task_types=", ".join(get_vocabulary("task_types").names),
         )
         try:
-            raw = self._structured("interpret", prompt, TypeAdapter(LLMQuery))
+            raw = self._structured("interpret", prompt, TypeAdapter(LLMQuery), REPLY_TOKENS["interpret"])
         except LLMError as exc:
             self._fallback("reading the task", f"interpreter failed ({exc}); offline rules used")
             return None
@@ -217,7 +235,8 @@ class LLMSteps:
             "rerank", query=query.model_dump_json(exclude_defaults=True), candidates="\n".join(lines)
         )
         try:
-            items = self._structured("rerank", prompt, TypeAdapter(list[RankItem]))
+            tokens = REPLY_TOKENS["rerank"] + REPLY_TOKENS["rerank_per_model"] * len(ranked)
+            items = self._structured("rerank", prompt, TypeAdapter(list[RankItem]), tokens)
         except LLMError as exc:
             self._fallback("re-ranking", f"re-ranking failed ({exc}); offline ranking kept")
             return ranked
@@ -264,7 +283,8 @@ class LLMSteps:
             ranked_models=json.dumps(described, indent=1),
         )
         try:
-            items = self._structured("explain", prompt, TypeAdapter(list[ExplanationItem]))
+            tokens = REPLY_TOKENS["explain"] + REPLY_TOKENS["explain_per_model"] * len(models)
+            items = self._structured("explain", prompt, TypeAdapter(list[ExplanationItem]), tokens)
         except LLMError as exc:
             self._fallback("explanations", f"explanation failed ({exc}); templated explanations kept")
             return models

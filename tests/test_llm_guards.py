@@ -172,3 +172,27 @@ def test_servers_other_than_openai_get_max_tokens(monkeypatch: pytest.MonkeyPatc
     assert official._get_request_payload("hi").get("max_tokens") is None
     payload = local._get_request_payload("hi")
     assert payload["extra_body"]["max_tokens"] == 300 and payload["max_completion_tokens"] == 300
+
+
+def test_each_step_caps_its_reply_in_the_providers_own_parameter() -> None:
+    from agent import llm
+
+    def settings(**values: Any) -> Settings:
+        return Settings(llm={"max_tokens": 300, **values})  # type: ignore[arg-type]
+
+    assert llm.reply_limit(settings(provider="llamacpp"), 100) == {"max_tokens": 100}
+    assert llm.reply_limit(settings(provider="openai", model="m"), 900) == {"max_completion_tokens": 300}
+    served = settings(provider="openai", model="m", base_url="http://127.0.0.1:9/v1")
+    assert llm.reply_limit(served, 100) == {"max_completion_tokens": 100, "extra_body": {"max_tokens": 100}}
+
+    seen: list[dict[str, Any]] = []
+
+    class Recording:
+        def invoke(self, prompt: Any, **options: Any) -> AIMessage:
+            seen.append(options)
+            return AIMessage(content="{}" if "Convert the user's task" in str(prompt) else "[]")
+
+    steps = LLMSteps(Recording(), "rec", reply_limit=lambda n: {"max_tokens": n})
+    _session(steps).ask(QUERY)
+    caps = [o["max_tokens"] for o in seen]
+    assert caps[0] == 384 and all(0 < c <= 1000 for c in caps), caps
