@@ -13,8 +13,8 @@ import numpy as np
 import pytest
 
 from agent import Session, select_models
-from agent.api import _name_ordinals
 from agent.cli import main
+from agent.dialogue.references import name_ordinals
 from agent.errors import InputError
 from agent.interpreter import interpret
 from agent.mentions import asked_about_name, built_on
@@ -1744,7 +1744,7 @@ def test_a_number_of_models_asked_in_the_text_is_how_many_are_shown() -> None:
     ],
 )
 def test_the_count_of_models_read_from_the_text(text: str, count: int | None) -> None:
-    from agent.api import requested_count
+    from agent.dialogue.counts import requested_count
 
     assert requested_count(text, None, 3) == count
 
@@ -2835,8 +2835,8 @@ def test_an_ordinal_alone_names_the_model_shown_at_that_rank() -> None:
     second = session.ask("is the second open source?")
     assert second.answers[0].startswith(f"{shown[1].name}:")
     # Not 'the first time' or 'over the last 10 years'.
-    assert _name_ordinals("over the last 10 years", third)[1] is None
-    assert _name_ordinals("the first time I tried it", third)[1] is None
+    assert name_ordinals("over the last 10 years", third)[1] is None
+    assert name_ordinals("the first time I tried it", third)[1] is None
 
 
 def test_tell_me_about_a_model_during_a_task_gives_its_profile_and_keeps_the_task() -> None:
