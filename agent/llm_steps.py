@@ -289,6 +289,10 @@ class LLMSteps:
             self._fallback("explanations", f"explanation failed ({exc}); templated explanations kept")
             return models
         by_name = {term_key(i.model_name): i for i in items}
+        shown = {term_key(m.name) for m in models}
+        for item in items:
+            if term_key(item.model_name) not in shown:
+                self._event("llm:explain", f"ignored {item.model_name[:60]!r}: not a model of this answer")
         out = []
         for m in models:
             item = by_name.get(term_key(m.name))

@@ -113,3 +113,31 @@ def test_an_application_outside_the_vocabulary_is_mapped_not_crashed() -> None:
     dropped = _session(ScriptedChat([unknown, "[]", "[]", "[]", "[]"])).ask(QUERY)
     assert any("ignored unknown application 'zzz qqq'" in s.detail for s in dropped.trace)
     assert dropped.query.application == "flood mapping"  # the rules still read the task itself
+
+
+@FUZZ
+@given(
+    items=st.lists(
+        st.fixed_dictionaries(
+            {
+                "model_name": st.one_of(words, st.sampled_from(["TerraMind", "Spectra-L", "DOFA"])),
+                "explanation": st.lists(words, min_size=1, max_size=3),
+            },
+            optional={"trade_offs": st.lists(words, max_size=2)},
+        ),
+        max_size=5,
+    )
+)
+def test_any_explanation_keeps_database_models_and_says_what_it_ignored(items: list[dict[str, Any]]) -> None:
+    def respond(prompt: str) -> str:
+        if "Convert the user's task description" in prompt:
+            return json.dumps({"application": "flood mapping", "modality": ["SAR"]})
+        return json.dumps(items) if "produce a ranked list" not in prompt else "[]"
+
+    selection = _session(FunctionChat(respond)).ask(QUERY)
+    _holds(selection)
+    shown = {m.name.lower() for m in selection.models}
+    details = " ".join(s.detail for s in selection.trace)
+    for item in items:
+        if item["model_name"].strip().lower() not in shown and item["model_name"].strip():
+            assert "not a model of this answer" in details or "explanations" in selection.engine
