@@ -34,7 +34,7 @@ _HOW_IT_WORKS = (
     "lead over the next model"
 )
 
-NO_APPLICATION = "No application of RS-FMD recognised in the task: ranked on general-purpose capability"
+_NO_APPLICATION = "No application of RS-FMD recognised in the task: ranked on general-purpose capability"
 NOT_UNDERSTOOD = (
     "Nothing in this text reads as a remote-sensing task, so no model is ranked. Describe what to map, "
     "detect or measure, which imagery you have (sensor or modality), how many labels, and where it "
@@ -71,7 +71,7 @@ def assume_inputs(turn: Turn, resources: Resources, missing: list[str], catalogu
     for name in missing:
         if name == "application":
             if not catalogue:  # a question about the catalogue asks for none
-                turn.notes.append(NO_APPLICATION)
+                turn.notes.append(_NO_APPLICATION)
             continue
         typical = typical_modalities(turn.query.application)
         reference_inputs = [

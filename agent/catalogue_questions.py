@@ -153,7 +153,7 @@ def asks_which_models(text: str, query: StructuredQuery) -> bool:
     EnMAP?'), with something to search on and no task."""
     return bool(
         not (query.application or query.task_type)
-        and catalogue_terms(query)
+        and _catalogue_terms(query)
         and _CATALOGUE_QUESTION.search(text)
     )
 
@@ -164,7 +164,7 @@ def asks_the_catalogue(text: str, query: StructuredQuery) -> bool:
     something to answer it on: no questions back."""
     if asks_who_reports(text, query) or (asks_leaderboard(text, query) and about_results(text, query)):
         return True
-    terms = catalogue_terms(query)
+    terms = _catalogue_terms(query)
     if size_question(text) or catalogue_superlative(text):
         # 'the largest remote sensing foundation model?': with no task either, a size question
         # about the whole catalogue.
@@ -174,7 +174,7 @@ def asks_the_catalogue(text: str, query: StructuredQuery) -> bool:
     return bool(_CATALOGUE_QUESTION.search(text)) and not _ADVICE.search(text)
 
 
-def catalogue_terms(query: StructuredQuery) -> bool:
+def _catalogue_terms(query: StructuredQuery) -> bool:
     """Whether the task names something RS-FMD can be searched on without a task: imagery, a sensor,
     release years, a need for any band set, or a licence ('list all models with an Apache-2.0
     licence')."""

@@ -235,7 +235,7 @@ def image_pairs_only(record: ModelRecord, query: StructuredQuery) -> list[str]:
 def _coarser_grid(record: ModelRecord, query: StructuredQuery) -> str | None:
     """Why an embedding product is too coarse for the user's resolution: its embeddings cannot be
     finer than their grid."""
-    grid = product_resolution_m(record) if record.category == Category.embedding_product else None
+    grid = _product_resolution_m(record) if record.category == Category.embedding_product else None
     wanted_m = query.spatial_resolution_m
     if grid is not None and wanted_m is not None and grid > 2 * wanted_m:
         return f"embeddings at {record.spatial_resolution}, coarser than your {wanted_m:g} m"
@@ -246,7 +246,7 @@ _LENGTH = re.compile(r"(\d+(?:\.\d+)?)\s*(km|m|cm|deg(?:ree)?s?|°)(?![a-z])", r
 _METRES = {"km": 1000.0, "m": 1.0, "cm": 0.01}
 
 
-def product_resolution_m(record: ModelRecord) -> float | None:
+def _product_resolution_m(record: ModelRecord) -> float | None:
     """The grid of an embedding product in metres ('10 m', '0.25 degree grid': about 27.8 km)."""
     match = _LENGTH.search(record.spatial_resolution or "")
     if match is None:

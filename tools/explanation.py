@@ -2,7 +2,8 @@
 
 The offline engine templates them from the ranking criteria; an LLM rewrites them from the same
 evidence (agent/llm_steps.py). The RankedModel entries follow the paper's Appendix E fields; the
-Markdown for people is tools/selection_markdown.py.
+Markdown for people is tools/selection_markdown.py, and what RS-FMD holds on one model, said as
+sentences, tools/model_facts.py.
 """
 
 from __future__ import annotations
