@@ -28,11 +28,11 @@ from agent.reading.preferences import (
     read_release_years,
 )
 from agent.reading.resolution import read_resolution
-from agent.reading.sensors import Term, read_exclusions, read_sensors
+from agent.reading.sensors import read_exclusions, read_sensors
 from agent.reading.similarity import Encode, guess_application
 from agent.reading.slips import mend
 from agent.reading.tasks import TaskReading, name_application, read_chat, read_task_type
-from agent.reading.terms import find_terms
+from agent.reading.terms import TermSpan, find_terms
 from rsfmd.pretext import pretext_methods
 
 
@@ -48,7 +48,7 @@ class Interpretation:
 def _read_task(
     text: str,
     lowered: str,
-    apps: list[Term],
+    apps: list[TermSpan],
     modalities: list[str],
     exclusions: Exclusions,
     encode: Encode | None,

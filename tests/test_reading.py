@@ -8,6 +8,7 @@ import pytest
 from agent.api import select_models
 from agent.reading import not_held, on_subject, read
 from agent.reading.context import context_table
+from agent.reading.tables import cues, first_cue
 from agent.selection import Status
 from rsfmd.loader import load_records
 from tools.filtering import reads_no_text_for
@@ -110,6 +111,23 @@ def test_the_table_is_data_with_known_roles() -> None:
     assert len(table.triggers) >= 40 and table.terminators and table.pseudo
     assert {t.role for t in table.triggers} <= {"background", "reference", "labels_source", "hypothetical"}
     assert {t.direction for t in table.triggers} == {"forward", "backward"}
+
+
+def test_the_cue_tables_give_each_value_its_phrasings_in_order() -> None:
+    for field in ("data_regime", "device", "priority", "architecture", "backbone_family"):
+        assert cues(field), field
+    assert [value for value, _ in cues("data_regime")] == [
+        "zero-shot",
+        "few-shot",
+        "full-labels",
+        "unlabeled",
+    ]
+    # A row is a phrasing: the first value whose phrasings match wins, in table order.
+    assert first_cue(cues("data_regime"), "we have no labels at all") == "zero-shot"
+    assert first_cue(cues("data_regime"), "a few hundred labelled tiles") == "few-shot"
+    assert first_cue(cues("priority"), "the most accurate model") == "accuracy"
+    with pytest.raises(ValueError, match="no rows"):
+        cues("no such field")
 
 
 @pytest.mark.parametrize(

@@ -9,8 +9,7 @@ import re
 from collections.abc import Sequence
 
 from agent.query import EITHER_MODALITIES, Exclusions
-from agent.reading.sensors import Term
-from agent.reading.terms import find_terms
+from agent.reading.terms import TermSpan, find_terms
 from rsfmd.vocab import get_vocabulary, sensor_modality, typical_modalities
 
 # Imagery named without its kind ('satellite images'), and the inputs that are not imagery.
@@ -75,7 +74,7 @@ def _vhr_multispectral(sensor: str) -> bool:
     )
 
 
-def _named_modalities(written: str, lowered: str, apps: list[Term], notes: list[str]) -> list[str]:
+def _named_modalities(written: str, lowered: str, apps: list[TermSpan], notes: list[str]) -> list[str]:
     """The modalities the task names, not inside an application's name nor a map that is no input."""
     # A modality word inside an application's name is no input modality ('local climate zone'),
     # unless the application works on that modality ('hyperspectral image classification').
@@ -122,7 +121,7 @@ def _optical(
 
 
 def _vhr_as_either(
-    written: str, sensor_terms: list[Term], vhr: list[str], modalities: list[str], notes: list[str]
+    written: str, sensor_terms: list[TermSpan], vhr: list[str], modalities: list[str], notes: list[str]
 ) -> None:
     """Reads the very-high-resolution sensors named (``vhr``: 'Maxar imagery') as RGB or
     multispectral imagery, either serving: both are added to ``modalities``."""
@@ -168,9 +167,9 @@ def _implied_by_sensors(
 def read_modalities(
     written: str,
     lowered: str,
-    sensor_terms: list[Term],
+    sensor_terms: list[TermSpan],
     sensors: list[str],
-    apps: list[Term],
+    apps: list[TermSpan],
     exclusions: Exclusions,
     notes: list[str],
 ) -> tuple[list[str], bool]:

@@ -51,22 +51,10 @@ _PRECOMPUTED_EMBEDDINGS = re.compile(
 )
 
 
-# Backbone families a task asks for or rules out: 'CNN only', 'a ViT backbone', 'no transformers'.
-# A bare 'transformer' counts only with a qualifier or a negation (a power transformer is no backbone).
-_ARCHITECTURE_WORDS: tuple[tuple[str, str], ...] = (
-    (
-        "CNN",
-        r"cnns?|convnets?|convolutional(?:\s+neural)?(?:\s+networks?)?|resnets?(?:[\s-]?\d+)?|"
-        r"convnext|efficientnets?|mobilenets?",
-    ),
-    (
-        "transformer",
-        r"vision\s+transformers?|transformer[\s-]+(?:based|backbones?|models?|architectures?|encoders?)|"
-        r"vits?(?:[\s-][a-z]\b)?|swin(?:[\s-]transformers?)?|(?<=no )transformers?|(?<=not a )transformer|"
-        r"(?<=without )transformers?|(?<=not )transformers?|(?<=non[\s-])transformers?",
-    ),
-    ("Mamba", r"v?mamba|state[\s-]space\s+models?"),
-)
+# Backbone families a task asks for or rules out ('CNN only', 'no transformers') are the rows of
+# cues.csv with field 'architecture' (a bare 'transformer' counts only with a qualifier or a
+# negation: a power transformer is no backbone); those named as a wish ('a Swin backbone'),
+# 'backbone_family'.
 _ARCHITECTURE_NEGATION = re.compile(
     rf"(?:{NOT}|\bno|\bnon-?|\bwithout|\bavoid(?:ing)?|\bexcept|\brather\s+than|\binstead\s+of|\bnothing)"
     r"(?:\s+(?:with|using|use|based\s+on))?(?:\s+(?:an?|any))?\s*$"
@@ -156,13 +144,6 @@ def performance_floor(text: str) -> MinPerformance | None:
     return MinPerformance(metric=metrics, value=values) if metrics else None
 
 
-# 'a Swin backbone', 'ResNet-50-based', 'models that use ConvNeXt': a backbone named as a wish.
-_FAMILY_SPELLINGS = (
-    ("Swin", r"swin(?:[\s-]?v2|[\s-]transformers?)?"),
-    ("ResNet", r"resnets?"),
-    ("ConvNeXt", r"convnext(?:[\s-]?v2)?"),
-    ("ViT", r"vits?"),
-)
 _AS_BACKBONE_AFTER = re.compile(r"(?:[\s-]*(?:based|backbones?|encoders?|architectures?|family|models?))\b")
 _AS_BACKBONE_BEFORE = re.compile(
     r"\b(?:uses?|using|with|built\s+on|based\s+on|on\s+top\s+of|has|have|(?:what|how)\s+about)\s+"
@@ -181,7 +162,7 @@ def _nameable_backbones() -> tuple[tuple[re.Pattern[str], str], ...]:
     ]
     families = [
         (re.compile(rf"(?<![a-z0-9]){spelled}(?![a-z0-9])", re.IGNORECASE), name)
-        for name, spelled in _FAMILY_SPELLINGS
+        for name, spelled in cues("backbone_family")
     ]
     return (*rows, *families)
 
@@ -212,7 +193,8 @@ def architectures(lowered: str) -> list[str]:
     empty when it names none."""
     wanted: list[str] = []
     excluded: list[str] = []
-    for family, words in _ARCHITECTURE_WORDS:
+    families = cues("architecture")
+    for family, words in families:
         # Not inside a longer name ('hi-vit'), but after 'non-' ('a non-transformer model').
         for match in re.finditer(rf"(?:(?<=non-)|(?<![a-z0-9-]))(?:{words})(?![a-z0-9])", lowered):
             before = lowered[max(0, match.start() - 30) : match.start()]
@@ -220,7 +202,7 @@ def architectures(lowered: str) -> list[str]:
     if wanted:
         return [f for f in dict.fromkeys(wanted) if f not in excluded]
     if excluded:
-        return [f for f, _ in _ARCHITECTURE_WORDS if f not in excluded]
+        return [f for f, _ in families if f not in excluded]
     return []
 
 

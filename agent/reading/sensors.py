@@ -11,12 +11,8 @@ from collections.abc import Sequence
 from agent.mentions import NOT
 from agent.query import Exclusions
 from agent.reading.slips import find_terms_fuzzy
-from agent.reading.terms import find_terms
+from agent.reading.terms import TermSpan, find_terms
 from rsfmd.vocab import sensor_modality
-
-Term = tuple[str, int, int]
-"""A vocabulary term found: (canonical, start, end)."""
-
 
 _EXCLUDE = re.compile(
     # ('why not Sentinel-2?' asks about it; it does not rule it out)
@@ -98,8 +94,8 @@ _OTHER_PAYLOAD = re.compile(
 def read_sensors(
     written: str,
     lowered: str,
-    sensor_terms: list[Term],
-    apps: list[Term],
+    sensor_terms: list[TermSpan],
+    apps: list[TermSpan],
     exclusions: Exclusions,
     notes: list[str],
 ) -> list[str]:

@@ -22,8 +22,9 @@ def word_list(name: str) -> list[str]:
 
 @cache
 def cues(field: str) -> tuple[tuple[str, str], ...]:
-    """(value, pattern) for one field of ``cues.csv`` ('data_regime', 'device', 'priority'), in table
-    order: the phrasings of a value, one a row, joined into one pattern."""
+    """(value, pattern) for one field of ``cues.csv`` ('data_regime', 'device', 'priority',
+    'architecture', 'backbone_family'), in table order: the phrasings of a value, one a row, joined
+    into one pattern."""
     phrasings: dict[str, list[str]] = {}
     for row in table_rows("cues.csv"):
         if row["field"] == field:

@@ -11,9 +11,8 @@ from dataclasses import dataclass
 from agent.query import Exclusions
 from agent.reading.imagery import add_usual_imagery
 from agent.reading.licences import licence_spans
-from agent.reading.sensors import Term
 from agent.reading.slips import find_terms_fuzzy
-from agent.reading.terms import blank_spans, find_terms, is_closest_for
+from agent.reading.terms import TermSpan, blank_spans, find_terms, is_closest_for
 from agent.wording import query_language, read_slips
 from rsfmd.vocab import get_vocabulary
 
@@ -63,7 +62,7 @@ class TaskReading:
     """The task's application and type, and the texts they are read from."""
 
     application: str | None
-    apps: list[Term]
+    apps: list[TermSpan]
     """The applications named, the one read first."""
     task_text: str
     """The lower-cased text, its slips mended when that names a task."""
@@ -80,7 +79,7 @@ class TaskReading:
         return [domain] if domain else []
 
 
-def _called_first(apps: list[Term], task_text: str) -> list[Term]:
+def _called_first(apps: list[TermSpan], task_text: str) -> list[TermSpan]:
     """``apps`` with an application the task names as what it describes first."""
     table = get_vocabulary("applications")
     if len(apps) > 1 and table.get(task_text[apps[0][1] : apps[0][2]]) is None:
@@ -98,7 +97,7 @@ def _called_first(apps: list[Term], task_text: str) -> list[Term]:
     return apps
 
 
-def name_application(text: str, lowered: str, apps: list[Term], notes: list[str]) -> TaskReading:
+def name_application(text: str, lowered: str, apps: list[TermSpan], notes: list[str]) -> TaskReading:
     """The application the task names (``apps``: those found in ``lowered``), or one mended from a
     slip; ``notes`` says how it was read."""
     language = None if apps else query_language(text)
@@ -132,7 +131,7 @@ def name_application(text: str, lowered: str, apps: list[Term], notes: list[str]
 
 def read_task_type(
     task: TaskReading,
-    task_terms: list[Term],
+    task_terms: list[TermSpan],
     lowered: str,
     modalities: list[str],
     exclusions: Exclusions,

@@ -19,6 +19,9 @@ from agent.reading.tables import table_rows, word_list
 from rsfmd.datasets import get_dataset_table, get_suite_table
 from rsfmd.vocab import get_vocabulary, list_vocabularies, term_key
 
+TermSpan = tuple[str, int, int]
+"""A vocabulary term found in a text: (canonical, start, end)."""
+
 
 @cache
 def _cased_forms() -> dict[tuple[str, str], tuple[str, ...]]:
@@ -257,7 +260,7 @@ def is_closest_for(application: str | None, written: str) -> bool:
     return term_key(written) in keys or any(v.fullmatch(written.lower()) for v in verbs)
 
 
-def find_terms(text: str, vocabulary: str) -> list[tuple[str, int, int]]:
+def find_terms(text: str, vocabulary: str) -> list[TermSpan]:
     """Canonical terms of a vocabulary found in ``text``, longest match first, no overlaps."""
     return scan_terms(text, _matcher(vocabulary))
 
