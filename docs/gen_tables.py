@@ -1,6 +1,7 @@
 """Write the documentation's generated pages from what they describe: every setting (from the
-settings tree), every reading trigger (from agent/reading/context.csv) and the front page (from
-the README). ``--check`` fails when a committed page is out of date.
+settings tree), every reading trigger (from agent/reading/context.csv), every intent of a
+message and its handler (from agent/dialogue) and the front page (from the README). ``--check``
+fails when a committed page is out of date.
 
 Run: ``python docs/gen_tables.py [--check]``.
 """
@@ -75,6 +76,30 @@ def triggers_table() -> str:
     return "\n".join(lines) + "\n"
 
 
+def intents_table() -> str:
+    """Markdown table of the intents a message can have, an example of each, and its handler."""
+    from agent.dialogue.handlers import HANDLERS
+    from agent.dialogue.message import EXAMPLES, WHILE_PENDING
+
+    lines = [
+        "# Intents and their handlers",
+        "",
+        "Generated from the dispatch table in `agent/dialogue/handlers.py` by `docs/gen_tables.py`.",
+        "The intent of a message is decided once (`agent/dialogue/intent.py`); its handler answers it.",
+        "The first intents apply while clarification questions wait for an answer, the others after one.",
+        "",
+        "| intent | example | handler | what it does |",
+        "| --- | --- | --- | --- |",
+    ]
+    ordered = sorted(HANDLERS, key=lambda intent: intent not in WHILE_PENDING)
+    for intent in ordered:
+        handler = HANDLERS[intent]
+        doc = " ".join((handler.__doc__ or "").split("\n\n")[0].split()).replace("|", "/")
+        where = f"`{handler.__module__.removeprefix('agent.dialogue.')}.{handler.__name__}`"
+        lines.append(f"| `{intent.value}` | {EXAMPLES[intent]} | {where} | {doc} |")
+    return "\n".join(lines) + "\n"
+
+
 def index_page() -> str:
     """The site's front page: the README, with its links made relative to docs/."""
     text = (ROOT / "README.md").read_text(encoding="utf-8")
@@ -87,7 +112,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--check", action="store_true", help="Fail if a committed table is out of date.")
     args = parser.parse_args(argv)
     stale = []
-    pages = {"settings.md": settings_table(), "triggers.md": triggers_table(), "index.md": index_page()}
+    pages = {
+        "settings.md": settings_table(),
+        "triggers.md": triggers_table(),
+        "intents.md": intents_table(),
+        "index.md": index_page(),
+    }
     for name, text in pages.items():
         path = DOCS / name
         if args.check:
