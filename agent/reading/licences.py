@@ -1,40 +1,36 @@
 """Licence and weights wishes: permissive licences named ('Apache-2.0 or MIT only'), commercial use
-asked for or ruled out, and open weights.
+asked for or ruled out, and open weights (the phrasings of the last two in ``cues.csv``).
 """
 
 from __future__ import annotations
 
 import re
 
+from agent.reading.tables import cue_pattern
 from rsfmd.licenses import LICENSE_FAMILIES, license_family
 
-_NOT_COMMERCIAL = re.compile(r"non[\s-]?commercial|not (?:for )?commercial|no commercial|research[\s-]only")
-# 'I can't use anything non-commercial', 'no CC-BY-NC weights': non-commercial ruled out, so
-# commercial use is asked for.
-_NO_NON_COMMERCIAL = re.compile(
-    r"\b(?:can'?t|cannot|can not|won'?t|must ?n[o']t|mustn'?t|not allowed to|no|not|avoid|exclude|excluding|"
-    r"without|nothing|never|rule out)\s+(?:(?:use|using|accept|take|touch|any|anything|a|the|models?|"
-    r"weights|with|under|that is|that are|which is|which are|licensed)\s+){0,4}"
-    r"(?:non[\s-]?commercial|research[\s-]only|cc[\s-]by[\s-]nc[\w.-]*|nc)\b"
-)
-_COMMERCIAL = re.compile(
-    r"\bcommercial|for (?:a|our|my) (?:company|startup|business|client|product)|business use|"
-    r"permissive licen[cs]e|sell (?:the|a|our) (?:product|service)"
-)
+# Commercial use asked for ('for our startup'), ruled out ('research only'), and non-commercial use
+# ruled out ('nothing CC-BY-NC'), which asks for commercial use: rows of cues.csv, field 'commercial'.
+_COMMERCIAL_CUES = ("asked", "not_commercial", "no_non_commercial")
+
+
+def _commercial(value: str) -> re.Pattern[str]:
+    return cue_pattern("commercial", value)
 
 
 def licence_spans(lowered: str) -> list[tuple[int, int]]:
     """Where the text speaks of licences, commercial use or open weights."""
-    patterns = (_OPEN_WEIGHTS, _COMMERCIAL, _NOT_COMMERCIAL, _NO_NON_COMMERCIAL, _PERMISSIVE_NAMED)
+    patterns = (cue_pattern("wish", "open_weights"), *map(_commercial, _COMMERCIAL_CUES), _PERMISSIVE_NAMED)
     return [m.span() for pattern in patterns for m in pattern.finditer(lowered)]
 
 
 def asks_commercial_use(lowered: str, permissive: bool) -> bool:
     """Commercial use asked for, and not undone by a non-commercial wish ('non-commercial research
     is fine'); 'nothing non-commercial' asks for it."""
-    if _NO_NON_COMMERCIAL.search(lowered):
+    if _commercial("no_non_commercial").search(lowered):
         return True
-    return bool(_COMMERCIAL.search(lowered) or permissive) and not _NOT_COMMERCIAL.search(lowered)
+    asked = _commercial("asked").search(lowered) or permissive
+    return bool(asked) and not _commercial("not_commercial").search(lowered)
 
 
 # 'Apache-2.0 or MIT only', 'BSD-licensed': a named permissive licence.
@@ -55,24 +51,11 @@ _MORE_PERMISSIVE = re.compile(
 )
 _LICENCE_RUN = re.compile(rf"(?:[\s-]*2(?:\.0)?\b)?(?:\s*(?:,|/|or|and)\s*{_LICENCE_NAME})*")
 _LICENCE_LIST = re.compile(rf"\b{_LICENCE_NAME}")
-_OPEN_WEIGHTS = re.compile(
-    r"open[\s-]?weights?|open[\s-]source (?:[\w-]+\s+){0,3}?(?:models?|weights|checkpoints?)\b|"
-    r"downloadable (?:weights|checkpoints?)|"
-    r"(?:weights|checkpoints?) (?:must|need to|should|have to) be (?:publicly )?"
-    r"(?:available|downloadable|released|public|open)|"
-    r"(?:publicly )?(?:available|released|public) (?:pretrained )?(?:weights|checkpoints?)|"
-    r"pretrained (?:weights|checkpoints?) (?:available|released|i can download)|"
-    # 'ViT-L models with weights', 'ones that have released checkpoints'; not 'with weights frozen'
-    r"\b(?:with|have|has|having)\s+(?:pretrained\s+|released\s+|public\s+|downloadable\s+)?"
-    r"(?:weights|checkpoints)\b(?!\s+(?:frozen|fixed|locked|kept))|"
-    # 'weights on Hugging Face', 'checkpoints released on GitHub'
-    r"(?:weights|checkpoints?|models?)\s+(?:\w+\s+){0,2}?on\s+(?:hugging\s?face|the\s+hf\s+hub|hf|github|zenodo)\b"
-)
 
 
 def asks_open_weights(lowered: str) -> bool:
     """Whether the task wants weights it can download."""
-    return bool(_OPEN_WEIGHTS.search(lowered))
+    return bool(cue_pattern("wish", "open_weights").search(lowered))
 
 
 def read_licences(lowered: str, notes: list[str]) -> tuple[list[str], bool]:

@@ -1,6 +1,7 @@
 """What the task wants of the model beyond data and compute: priorities (phrasings in ``cues.csv``,
 field ``priority``), a performance floor, release years, backbone families and named backbones,
-any band set, and embeddings already computed.
+any band set ('arbitrary spectral bands') and embeddings already computed (``cues.csv``, field
+``wish``).
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from functools import cache
 from agent.mentions import NOT
 from agent.query import MinPerformance
 from agent.reading.compute import BOUND_AFTER, BOUND_BEFORE
-from agent.reading.tables import cues
+from agent.reading.tables import cue_pattern, cues
 from agent.reading.terms import find_terms, overlaps
 from rsfmd.backbones import NAMEABLE_FAMILIES, get_backbone_table, spelling_pattern
 from rsfmd.vocab import metric_info
@@ -26,28 +27,6 @@ _FLOOR = re.compile(
 # A metric right before a comparator: 'mIoU above', 'F1 score of at least', 'accuracy is >'.
 _METRIC_LEAD = re.compile(
     r"([a-z][a-z0-9@\-]*(?:\s+[a-z0-9@\-]+)?)\s+(?:(?:of|is|score|must\s+be|should\s+be)\s+)*$"
-)
-
-
-# A model for any band set: 'arbitrary spectral bands', 'wavelength-aware', 'sensor-agnostic'.
-_ANY_BANDS = re.compile(
-    r"\b(?:arbitrary|any|flexible|variable|varying|custom)\s+(?:number\s+of\s+)?(?:spectral\s+)?"
-    r"(?:bands?|channels?|band\s+(?:sets?|combinations?|configurations?))\b|"
-    r"\bany\s+(?:combination|set|subset)\s+of\s+(?:spectral\s+)?(?:bands|channels)\b|"
-    r"wavelength[\s-](?:aware|agnostic|conditioned)|\b(?:band|channel|sensor|spectral(?:ly)?)[\s-]"
-    r"(?:agnostic|flexible)\b|"
-    # 'a custom multispectral sensor': no standard band set to match.
-    r"\b(?:custom|non[\s-]standard|unusual)\s+(?:multispectral\s+|hyperspectral\s+|spectral\s+)?"
-    r"(?:sensors?|cameras?|band\s+sets?)\b"
-)
-
-# Embeddings someone already computed and published, to download instead of running a model.
-_PRECOMPUTED_EMBEDDINGS = re.compile(
-    r"\b(?:pre[\s-]?computed|pre[\s-]?calculated|pre[\s-]?generated|ready[\s-]?made|"
-    r"off[\s-]the[\s-]shelf|published|downloadable|existing)\s+(?:[a-z0-9-]+\s+){0,3}?embeddings?\b|"
-    r"\bembedding\s+(?:products?|datasets?|maps?|layers?|fields?)\b|"
-    r"\bembeddings?\s+(?:that\s+|which\s+)?(?:i|we)\s+(?:can|could)\s+download\b|"
-    r"\bdownload\s+(?:the\s+)?embeddings?\b"
 )
 
 
@@ -234,9 +213,9 @@ def read_release_years(lowered: str, notes: list[str]) -> tuple[int | None, int 
 
 def asks_any_bands(lowered: str) -> bool:
     """Whether the task wants a model for any band set ('arbitrary spectral bands')."""
-    return bool(_ANY_BANDS.search(lowered))
+    return bool(cue_pattern("wish", "any_bands").search(lowered))
 
 
 def asks_precomputed_embeddings(lowered: str) -> bool:
     """Whether the task wants embeddings already computed and published, to download."""
-    return bool(_PRECOMPUTED_EMBEDDINGS.search(lowered))
+    return bool(cue_pattern("wish", "precomputed_embeddings").search(lowered))

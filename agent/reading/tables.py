@@ -23,8 +23,8 @@ def word_list(name: str) -> list[str]:
 @cache
 def cues(field: str) -> tuple[tuple[str, str], ...]:
     """(value, pattern) for one field of ``cues.csv`` ('data_regime', 'device', 'priority',
-    'architecture', 'backbone_family'), in table order: the phrasings of a value, one a row, joined
-    into one pattern."""
+    'architecture', 'backbone_family', 'wish', 'commercial'), in table order: the phrasings of a
+    value, one a row, joined into one pattern."""
     phrasings: dict[str, list[str]] = {}
     for row in table_rows("cues.csv"):
         if row["field"] == field:
@@ -32,6 +32,15 @@ def cues(field: str) -> tuple[tuple[str, str], ...]:
     if not phrasings:
         raise ValueError(f"cues.csv has no rows for {field!r}: add them (field,value,pattern)")
     return tuple((value, "|".join(patterns)) for value, patterns in phrasings.items())
+
+
+@cache
+def cue_pattern(field: str, value: str) -> re.Pattern[str]:
+    """The phrasings of one value of ``cues.csv`` ('wish', 'open_weights') as one pattern."""
+    patterns = dict(cues(field))
+    if value not in patterns:
+        raise ValueError(f"cues.csv has no rows for {field!r}, {value!r}: add them (field,value,pattern)")
+    return re.compile(patterns[value])
 
 
 def first_cue(patterns: tuple[tuple[str, str], ...], text: str) -> str | None:

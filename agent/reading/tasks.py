@@ -12,6 +12,7 @@ from agent.query import Exclusions
 from agent.reading.imagery import add_usual_imagery
 from agent.reading.licences import licence_spans
 from agent.reading.slips import find_terms_fuzzy
+from agent.reading.tables import cue_pattern
 from agent.reading.terms import TermSpan, blank_spans, find_terms, is_closest_for
 from agent.wording import query_language, read_slips
 from rsfmd.vocab import get_vocabulary
@@ -21,14 +22,6 @@ _NAMING = re.compile(r"(?:\(|\bi\.?e\.?,?|\bnamely|\bcalled|\bknown as|\bso-call
 
 _CLASSIFY_WHOLE = re.compile(
     r"\bclassify(?:ing)?\b[^.]{0,40}?\b(?:patch(?:es)?|scenes?|images?|tiles?|chips?|photos?)\b"
-)
-
-
-# A model to talk with: it must write free text, as a multimodal LLM does.
-_CONVERSATIONAL = re.compile(
-    r"\bchat(?:s|ting|bot|bots)?\b|\bconversation(?:al|s)?\b|\bmultimodal\s+(?:llm|large\s+language\s+model)s?\b|"
-    r"\bmllms?\b|\b(?:vision[\s-]language|visual|ai)\s+assistants?\b|\bdialog(?:ue)?s?\b|"
-    r"\btalk\s+(?:to|with|about)\b|\bfree[\s-]text\s+answers?\b"
 )
 
 
@@ -183,7 +176,7 @@ def read_task_type(
 def read_chat(lowered: str, task: TaskReading, notes: list[str]) -> bool:
     """Whether the task wants a model to talk with; with no task named, that is visual question
     answering."""
-    conversational = bool(_CONVERSATIONAL.search(lowered))
+    conversational = bool(cue_pattern("wish", "conversational").search(lowered))
     if conversational and task.application is None and task.task_type is None:
         task.application, task.task_type = "visual question answering", "vqa"
         notes.append(
