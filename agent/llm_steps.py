@@ -290,9 +290,8 @@ class LLMSteps:
             return models
         by_name = {term_key(i.model_name): i for i in items}
         shown = {term_key(m.name) for m in models}
-        for item in items:
-            if term_key(item.model_name) not in shown:
-                self._event("llm:explain", f"ignored {item.model_name[:60]!r}: not a model of this answer")
+        for unknown in (i.model_name for i in items if term_key(i.model_name) not in shown):
+            self._event("llm:explain", f"ignored {unknown[:60]!r}: not a model of this answer")
         out = []
         for m in models:
             item = by_name.get(term_key(m.name))
