@@ -5,7 +5,9 @@ Short requests are the 75 benchmark queries (``benchmark_queries/queries.jsonl``
 are the realistic requests of 60 words or more (``benchmark_queries/realistic/requests.jsonl``,
 text only). Each is asked as a new task of a new session (offline, memory off, no clarification),
 after one warm-up pass over all of them; p50/p95 are over every timed ask. ``--profile`` runs the
-long requests once more under cProfile and prints where the time goes.
+long requests once more under cProfile and prints where the time goes. On a machine shared with
+other work, a multi-threaded BLAS makes the query's encoding several times slower (its threads
+wait for cores); ``OPENBLAS_NUM_THREADS=1`` measures the single-thread cost.
 """
 
 from __future__ import annotations
