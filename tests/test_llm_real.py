@@ -29,9 +29,14 @@ from agent.settings import Settings
 from rsfmd.loader import load_records
 from tools.filtering import violations
 
-pytestmark = pytest.mark.skipif(
-    os.environ.get("REMSA_REAL_LLM") != "1", reason="real-model tier: make test-llm (REMSA_REAL_LLM=1)"
-)
+pytestmark = [
+    pytest.mark.skipif(
+        os.environ.get("REMSA_REAL_LLM") != "1", reason="real-model tier: make test-llm (REMSA_REAL_LLM=1)"
+    ),
+    # llama-cpp-python leaves the /dev/null handles it silences llama.cpp's output with to the
+    # garbage collector, which reports them whenever they are collected.
+    pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning"),
+]
 RECORDS = {r.model_id: r for r in load_records()}
 ROOT = Path(__file__).resolve().parents[1]
 PAPER = ROOT / "tests" / "fixtures" / "papers" / "ssl4eo_s12.txt"
@@ -106,7 +111,7 @@ def _checked(selection: Selection) -> Selection:
         assert broken <= set(m.relaxed_constraints), (m.model_id, broken)
     steps = [s for s in selection.trace if s.step.startswith("llm:")]
     for fallback in (s for s in steps if s.step == "llm:fallback"):
-        assert "(" in fallback.detail and len(fallback.detail) > 30, fallback.detail  # the reason is said
+        assert len(fallback.detail.split()) >= 5, fallback.detail  # the reason is said
     return selection
 
 
@@ -131,11 +136,12 @@ def test_clarification_and_follow_ups(steps: tuple[Settings, LLMSteps]) -> None:
     settings, llm = steps
     session = Session(settings, k=3, clarify=True, llm=llm)
     first = _checked(session.ask("I need a model for my satellite images"))
-    if first.status == Status.needs_clarification:
+    rounds = 0
+    while first.status == Status.needs_clarification and rounds < 3:  # the paper's round limit
         assert first.questions
-        first = _checked(
-            session.answer({q.field: "crop type mapping with Sentinel-2" for q in first.questions})
-        )
+        answers = {q.field: q.options[0] if q.options else "crop type mapping" for q in first.questions}
+        first = _checked(session.answer(answers))
+        rounds += 1
     assert first.models
     smaller = _checked(session.ask("something smaller?"))
     assert smaller.query.compute.max_parameters_m is not None
