@@ -135,13 +135,13 @@ class ModelNames:
         """``text`` with every model name blanked out, of the same length: what else it says
         ('SARATR-X-v2' names a model, not SAR target recognition). ``keep_datasets`` keeps a name
         that is also a dataset's ('pretrained on SSL4EO-S12')."""
-        for start, end, _ in self._spans(text):
+        for start, end, _ in self.spans(text):
             if keep_datasets and find_dataset(text[start:end]) is not None:
                 continue
             text = text[:start] + " " * (end - start) + text[end:]
         return text
 
-    def _spans(self, text: str) -> list[tuple[int, int, tuple[str, ...]]]:
+    def spans(self, text: str) -> list[tuple[int, int, tuple[str, ...]]]:
         """(start, end, model ids) of every name in ``text``, in order; a name read as part of a
         longer one is not counted twice."""
         spans: list[tuple[int, int, tuple[str, ...]]] = []
@@ -160,7 +160,7 @@ class ModelNames:
 
     def find(self, text: str) -> Mentions:
         """Model ids named in ``text``; a name read as part of a longer one is not counted twice."""
-        spans = self._spans(text)
+        spans = self.spans(text)
         mentions = Mentions()
         negated_run = False
         previous_end = 0

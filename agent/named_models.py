@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from agent.reading import read
 from agent.resources import Resources
 
 if TYPE_CHECKING:
@@ -31,6 +32,12 @@ def read_model_names(turn: Turn, resources: Resources) -> None:
         turn.say(f"Alternatives to {names} asked for: {names} left out")
     if mentions.excluded:
         turn.say(f"Left out as asked: {_leave_out(turn, resources, mentions.excluded)}")
+    spans = resources.model_names().spans(turn.text)
+    tried = [m for m in read(turn.text).tried_models(spans) if m in turn.named_models]
+    if tried:
+        # 'we tried Prithvi ... something else?': the tried model is not offered again.
+        turn.named_models = [m for m in turn.named_models if m not in tried]
+        turn.say(f"Left out as already tried: {_leave_out(turn, resources, tried)}")
 
 
 def _leave_out(turn: Turn, resources: Resources, model_ids: list[str]) -> str:

@@ -129,7 +129,6 @@ def test_a_task_runs_every_llm_step(steps: tuple[Settings, LLMSteps]) -> None:
     assert selection.models
     for step in STAGES:
         _stage_done(selection, step)
-    assert "SAR" in selection.query.modality or "Sentinel-1" in selection.query.sensor
 
 
 def test_clarification_and_follow_ups(steps: tuple[Settings, LLMSteps]) -> None:

@@ -41,6 +41,11 @@ class Reading:
         """The role of the stretch [start, end) when a role span covers it, else None (required)."""
         return next((s.role for s in self.spans if s.start <= start and end <= s.end), None)
 
+    def tried_models(self, spans: list[tuple[int, int, tuple[str, ...]]]) -> list[str]:
+        """The model ids of ``spans`` (names' positions in the text) said as tried ('we tried X')."""
+        found = [ids for start, end, ids in spans if self.role_of(start, end) == "reference"]
+        return list(dict.fromkeys(model_id for ids in found for model_id in ids))
+
     def notes(self) -> list[str]:
         """What was set aside, by role, for the answer."""
         return [
