@@ -98,15 +98,12 @@ class RemsaLLMSystem(RemsaSystem):
 
     def unavailable_reason(self) -> str | None:
         """Unavailable without a configured LLM."""
-        if self.settings.llm.provider == "none":
-            return "needs an LLM: set REMSA_LLM__PROVIDER (openai or llamacpp)"
-        return None
+        return _no_llm(self.settings)
 
     def select(self, query: str, k: int, user: UserSimulator | None = None) -> SystemPick:
         """As ``remsa``, with the LLM; skipped when none is configured."""
-        reason = self.unavailable_reason()
-        if reason:
-            return SystemPick(system=self.name, model_ids=[], latency_s=0.0, status="skipped", detail=reason)
+        if reason := self.unavailable_reason():
+            return _skipped(self.name, reason)
         from agent.llm import engine_name
 
         self._tokens_before = self._llm.prompt_tokens if self._llm else 0
@@ -142,18 +139,26 @@ class DbRetrievalSystem(_System):
         )
 
 
+def _no_llm(settings: Settings) -> str | None:
+    """Why a system that needs an LLM cannot run with ``settings``, or None."""
+    if settings.llm.provider == "none":
+        return "needs an LLM: set REMSA_LLM__PROVIDER (openai or llamacpp)"
+    return None
+
+
+def _skipped(system: str, reason: str) -> SystemPick:
+    return SystemPick(system=system, model_ids=[], latency_s=0.0, status="skipped", detail=reason)
+
+
 class _NeedsLLM(_System):
     def unavailable_reason(self) -> str | None:
         """Unavailable without a configured LLM."""
-        if self.settings.llm.provider == "none":
-            return "needs an LLM: set REMSA_LLM__PROVIDER (openai or llamacpp)"
-        return None
+        return _no_llm(self.settings)
 
     def select(self, query: str, k: int, user: UserSimulator | None = None) -> SystemPick:
         """Run the LLM baseline; failures are reported, never replaced by another system's answer."""
-        reason = self.unavailable_reason()
-        if reason:
-            return SystemPick(system=self.name, model_ids=[], latency_s=0.0, status="skipped", detail=reason)
+        if reason := self.unavailable_reason():
+            return _skipped(self.name, reason)
         from agent.llm import engine_name
         from agent.llm_baselines import CallCounter
 

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import gc
 import os
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+from rsfmd.loader import load_records
+from rsfmd.schema import ModelRecord
 
 os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
@@ -38,3 +42,29 @@ def _isolated_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> It
 def fixtures_dir() -> Path:
     """Folder of committed test fixtures."""
     return FIXTURES
+
+
+# Gradio leaves event loops and sockets for the garbage collector; tests that build the app mark
+# themselves with GRADIO_LOOP_LEAKS and collect them at the end of their module.
+GRADIO_LOOP_LEAKS = [
+    pytest.mark.filterwarnings(
+        "ignore:Exception ignored in. <function BaseEventLoop.__del__:pytest.PytestUnraisableExceptionWarning"
+    ),
+    pytest.mark.filterwarnings(
+        "ignore:Exception ignored in. <socket.socket:pytest.PytestUnraisableExceptionWarning"
+    ),
+    pytest.mark.usefixtures("collect_gradio_loops"),
+]
+
+
+@pytest.fixture(scope="module")
+def collect_gradio_loops() -> Iterator[None]:
+    """Collect Gradio's orphaned event loops here, so their warnings do not land on other modules."""
+    yield
+    gc.collect()
+
+
+@pytest.fixture(scope="module")
+def records() -> list[ModelRecord]:
+    """The shipped RS-FMD."""
+    return load_records(None)

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import gc
-from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -12,28 +10,14 @@ import pytest
 
 from agent.query import StructuredQuery
 from agent.settings import Settings
-from rsfmd.loader import load_records
 from rsfmd.schema import ModelRecord
-from tests.test_ui_app import GRADIO_LOOP_LEAKS
+from tests.conftest import GRADIO_LOOP_LEAKS
 from tools.capenc.predict import CapabilitiesPredictor
 from ui.capmap import CapabilitiesTab, map_versus_reported, standing_rows
 from ui.capmap_figure import UNPLACED_REASONS, figure_data, map_layout, task_datasets, unplaced_models
 
 MIN_RESULTS = Settings().capabilities.min_results
 pytestmark = GRADIO_LOOP_LEAKS
-
-
-@pytest.fixture(autouse=True, scope="module")
-def _collect_gradio_loops() -> Iterator[None]:
-    """Collect Gradio's orphaned event loops here, so their warnings do not land on other modules."""
-    yield
-    gc.collect()
-
-
-@pytest.fixture(scope="module")
-def records() -> list[ModelRecord]:
-    """The shipped RS-FMD."""
-    return load_records(None)
 
 
 @pytest.fixture(scope="module")

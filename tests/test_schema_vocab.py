@@ -136,7 +136,8 @@ def test_round_trip_load_dump_load_is_equal() -> None:
 def test_shipped_database_round_trips() -> None:
     for record in load_records():
         # the usage rows live in usage.csv, joined on loading, so a JSONL line leaves them out
-        assert ModelRecord.model_validate_json(record.to_json_line()) == record.model_copy(update={"usage": []})
+        line = record.to_json_line()
+        assert ModelRecord.model_validate_json(line) == record.model_copy(update={"usage": []})
 
 
 def test_confidence_must_name_a_field_and_be_in_range() -> None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import gc
 import importlib.util
 import json
 from collections.abc import Iterator
@@ -15,8 +14,8 @@ import pytest
 from agent.selection import Links, RankedModel, Selection
 from agent.settings import Settings
 from rsfmd.licenses import allows_commercial_use
-from rsfmd.loader import load_records
 from rsfmd.schema import ModelRecord
+from tests.conftest import GRADIO_LOOP_LEAKS
 from ui import app as app_module
 from ui.app import build_app, login, select_api
 from ui.cards import confidence_colour, model_card_html, selection_html
@@ -27,28 +26,7 @@ from ui.explore import RecordFilter, apply_filter, record_detail_html, sort_reco
 
 # Gradio creates (and orphans) an asyncio event loop whenever it builds a queue or lock outside a
 # running loop; their collection raises ResourceWarnings that are Gradio's, not ours.
-GRADIO_LOOP_LEAKS = [
-    pytest.mark.filterwarnings(
-        "ignore:Exception ignored in. <function BaseEventLoop.__del__:pytest.PytestUnraisableExceptionWarning"
-    ),
-    pytest.mark.filterwarnings(
-        "ignore:Exception ignored in. <socket.socket:pytest.PytestUnraisableExceptionWarning"
-    ),
-]
 pytestmark = GRADIO_LOOP_LEAKS
-
-
-@pytest.fixture(autouse=True, scope="module")
-def _collect_gradio_loops() -> Iterator[None]:
-    """Collect Gradio's orphaned event loops here, so their warnings do not land on other modules."""
-    yield
-    gc.collect()
-
-
-@pytest.fixture(scope="module")
-def records() -> list[ModelRecord]:
-    """The shipped RS-FMD."""
-    return load_records(None)
 
 
 def _settings(**memory: Any) -> Settings:

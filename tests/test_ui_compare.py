@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import gc
-from collections.abc import Iterator
 from typing import Any
 
 import gradio as gr
@@ -11,34 +9,14 @@ import pytest
 
 from agent.settings import Settings
 from rsfmd.catalog import find_record
-from rsfmd.loader import load_records
 from rsfmd.schema import ModelRecord
+from tests.conftest import GRADIO_LOOP_LEAKS
 from ui.chat import ChatTab
 from ui.compare import EMPTY_COMPARE, CompareTab, comparison_html, model_highlights, standings
 from ui.compare_action import COMPARE_TAB_ID
 from ui.conversation import Conversation
 
-pytestmark = [
-    pytest.mark.filterwarnings(
-        "ignore:Exception ignored in. <function BaseEventLoop.__del__:pytest.PytestUnraisableExceptionWarning"
-    ),
-    pytest.mark.filterwarnings(
-        "ignore:Exception ignored in. <socket.socket:pytest.PytestUnraisableExceptionWarning"
-    ),
-]
-
-
-@pytest.fixture(autouse=True, scope="module")
-def _collect_gradio_loops() -> Iterator[None]:
-    """Collect Gradio's orphaned event loops here, so their warnings do not land on other modules."""
-    yield
-    gc.collect()
-
-
-@pytest.fixture(scope="module")
-def records() -> list[ModelRecord]:
-    """The shipped RS-FMD."""
-    return load_records(None)
+pytestmark = GRADIO_LOOP_LEAKS
 
 
 def _record(records: list[ModelRecord], name: str) -> ModelRecord:
