@@ -60,13 +60,7 @@ class RemsaSystem(_System):
                 rounds += 1
                 selection = session.answer(answers)
         except RemsaError as exc:  # a configuration that cannot work (e.g. no model file)
-            return SystemPick(
-                system=self.name,
-                model_ids=[],
-                latency_s=time.perf_counter() - start,
-                status="failed",
-                detail=str(exc),
-            )
+            return _failed(self.name, start, exc)
         calls = sum(
             1 for step in selection.trace if step.step.startswith("llm:") and step.step != "llm:fallback"
         )
@@ -146,6 +140,21 @@ def _no_llm(settings: Settings) -> str | None:
     return None
 
 
+def _failed(system: str, start: float, error: Exception, **counts: object) -> SystemPick:
+    """A failed pick: the error said, the time and the LLM use until then kept."""
+    latency = time.perf_counter() - start
+    return SystemPick.model_validate(
+        {
+            "system": system,
+            "model_ids": [],
+            "latency_s": latency,
+            "status": "failed",
+            "detail": str(error),
+            **counts,
+        }
+    )
+
+
 def _skipped(system: str, reason: str) -> SystemPick:
     return SystemPick(system=system, model_ids=[], latency_s=0.0, status="skipped", detail=reason)
 
@@ -168,12 +177,10 @@ class _NeedsLLM(_System):
         try:
             ids, calls, tokens = self._run(query, k, counter)
         except (LLMError, RemsaError) as exc:
-            return SystemPick(
-                system=self.name,
-                model_ids=[],
-                latency_s=time.perf_counter() - start,
-                status="failed",
-                detail=str(exc),
+            return _failed(
+                self.name,
+                start,
+                exc,
                 llm_calls=counter.calls,
                 prompt_tokens=counter.prompt_tokens,
                 engine=engine,
