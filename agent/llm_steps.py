@@ -33,9 +33,9 @@ T = TypeVar("T")
 REPLY_TOKENS = {
     "interpret": 384,
     "rerank": 32,
-    "rerank_per_model": 56,
+    "rerank_per_model": 80,
     "explain": 32,
-    "explain_per_model": 160,
+    "explain_per_model": 180,
 }
 
 
@@ -62,6 +62,34 @@ def parse_json(text: str, adapter: TypeAdapter[T]) -> T:
         body = body.split("\n", 1)[1] if "\n" in body else ""
         body = body.rsplit("```", 1)[0]
     return adapter.validate_json(body)
+
+
+# Bounds of a reply decoded under its schema: a model that runs on must close its strings and
+# lists, so the reply ends as valid JSON within the step's token cap. Validation stays unbounded.
+DECODING_BOUNDS = {"maxLength": 100, "maxItems": 3, "top_maxItems": 16}
+
+
+def bounded(schema: dict[str, Any], top: bool = True) -> dict[str, Any]:
+    """``schema`` with every string and array given the decoding bounds it does not state (the
+    reply's own list may be longer than the lists inside its items)."""
+    out: dict[str, Any] = {}
+    for key, value in schema.items():
+        if isinstance(value, dict):
+            out[key] = (
+                bounded(value, top=False)
+                if key != "$defs"
+                else {k: bounded(v, False) for k, v in value.items()}
+            )
+        elif isinstance(value, list):
+            out[key] = [bounded(v, top=False) if isinstance(v, dict) else v for v in value]
+        else:
+            out[key] = value
+    kind = schema.get("type")
+    if kind == "string":
+        out.setdefault("maxLength", DECODING_BOUNDS["maxLength"])
+    elif kind == "array":
+        out.setdefault("maxItems", DECODING_BOUNDS["top_maxItems" if top else "maxItems"])
+    return out
 
 
 def _copied(lines: list[str], prompt: str) -> bool:
@@ -169,7 +197,9 @@ class LLMSteps:
         return text
 
     def _structured(self, step: str, prompt: str, adapter: TypeAdapter[T], tokens: int | None = None) -> T:
-        schema = adapter.json_schema() if self.constrained else None  # only constrained decoding reads it
+        schema = (
+            bounded(adapter.json_schema()) if self.constrained else None
+        )  # only constrained decoding reads it
         self._reask = ""
         text = self._complete(step, prompt, schema, tokens)
         try:

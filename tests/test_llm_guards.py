@@ -196,3 +196,18 @@ def test_each_step_caps_its_reply_in_the_providers_own_parameter() -> None:
     _session(steps).ask(QUERY)
     caps = [o["max_tokens"] for o in seen]
     assert caps[0] == 384 and all(0 < c <= 1000 for c in caps), caps
+
+
+def test_replies_decoded_under_a_schema_are_bounded_but_validation_is_not() -> None:
+    from pydantic import TypeAdapter
+
+    from agent.llm_steps import RankItem, bounded
+
+    schema = bounded(TypeAdapter(list[RankItem]).json_schema())
+    item = schema["$defs"]["RankItem"]["properties"]
+    assert schema["maxItems"] == 16 and item["reason"]["maxItems"] == 3
+    assert item["model"]["maxLength"] == 100 and item["reason"]["items"]["maxLength"] == 100
+    long = [{"model": "DOFA", "rank": 1, "reason": ["x" * 300] * 5}]
+    assert (
+        TypeAdapter(list[RankItem]).validate_python(long)[0].reason[0] == "x" * 300
+    )  # a capable model's reply stands
