@@ -14,12 +14,12 @@ from __future__ import annotations
 
 import argparse
 import os
-import socket
 import statistics
 import sys
 import time
 from pathlib import Path
-from typing import Any
+
+from ui_load import serve  # this folder's other benchmark: the app on a free port
 
 CHROMIUM = Path("/usr/bin/chromium")
 MODELS = ("DOFA", "CROMA", "Prithvi-EO-2.0", "SatMAE", "TerraMind", "Clay", "SkySense", "RemoteCLIP")
@@ -49,19 +49,6 @@ def in_process(repeats: int) -> list[float]:
                 plot.postprocess(figure)
                 times.append(time.perf_counter() - start)
     return times
-
-
-def _serve() -> tuple[str, Any]:
-    from agent.settings import Settings
-    from ui.app import build_app, launch_app
-
-    settings = Settings()
-    demo = build_app(settings)
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    launch_app(demo, settings, host="127.0.0.1", port=port, share=False, prevent_thread_lock=True)
-    return f"http://127.0.0.1:{port}/", demo
 
 
 def in_browser(url: str) -> list[float]:
@@ -115,7 +102,7 @@ def main(argv: list[str] | None = None) -> int:
         if not CHROMIUM.exists():
             print(f"--browser needs {CHROMIUM} (apt-get install chromium)")
             return 2
-        url, demo = _serve()
+        url, demo = serve()
         try:
             worst = max(worst, _report("browser (pick -> drawn)", in_browser(url)))
         finally:

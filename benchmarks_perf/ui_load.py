@@ -74,7 +74,8 @@ def _one(url: str, query: str, k: int) -> tuple[str, float, dict[str, Any] | Non
     return query, time.perf_counter() - start, result, None
 
 
-def _serve() -> tuple[str, Any]:
+def serve() -> tuple[str, Any]:
+    """The app on a free loopback port, in this process, memory off; (its URL, the Blocks)."""
     from agent.settings import Settings
     from ui.app import build_app, launch_app
 
@@ -100,7 +101,7 @@ def main(argv: list[str] | None = None) -> int:
     demo = None
     url = args.url
     if url is None:
-        url, demo = _serve()
+        url, demo = serve()
     try:
         # Warm-up: the first request builds the embedding index; it is not what users wait for later.
         warm = _one(url, "warm-up: flood mapping with Sentinel-1", args.k)
