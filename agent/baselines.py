@@ -61,9 +61,6 @@ class RemsaSystem(_System):
                 selection = session.answer(answers)
         except RemsaError as exc:  # a configuration that cannot work (e.g. no model file)
             return _failed(self.name, start, exc)
-        calls = sum(
-            1 for step in selection.trace if step.step.startswith("llm:") and step.step != "llm:fallback"
-        )
         fallbacks = [step.detail for step in selection.trace if step.step == "llm:fallback"]
         return SystemPick(
             system=self.name,
@@ -71,13 +68,8 @@ class RemsaSystem(_System):
             latency_s=time.perf_counter() - start,
             clarification_rounds=rounds,
             status=selection.status.value if selection.status != Status.no_match else "failed",
-            llm_calls=calls,
-            prompt_tokens=self._prompt_tokens(),
             detail="; ".join(fallbacks)[:500] or None,
         )
-
-    def _prompt_tokens(self) -> int:
-        return 0
 
 
 class RemsaLLMSystem(RemsaSystem):
@@ -88,7 +80,6 @@ class RemsaLLMSystem(RemsaSystem):
     def __init__(self, settings: Settings) -> None:
         super().__init__(settings)
         self._llm: LLMSteps | None = None
-        self._tokens_before = 0
 
     def unavailable_reason(self) -> str | None:
         """Unavailable without a configured LLM."""
@@ -100,9 +91,14 @@ class RemsaLLMSystem(RemsaSystem):
             return _skipped(self.name, reason)
         from agent.llm import engine_name
 
-        self._tokens_before = self._llm.prompt_tokens if self._llm else 0
+        # The model is loaded once, so its counters run on: this pick's share is their growth.
+        calls, tokens = (self._llm.calls, self._llm.prompt_tokens) if self._llm else (0, 0)
         pick = super().select(query, k, user)
-        return pick.model_copy(update={"engine": engine_name(self.settings)})
+        if self._llm is not None:
+            calls, tokens = self._llm.calls - calls, self._llm.prompt_tokens - tokens
+        return pick.model_copy(
+            update={"engine": engine_name(self.settings), "llm_calls": calls, "prompt_tokens": tokens}
+        )
 
     def _session(self, k: int, clarify: bool) -> Session:
         from agent.llm_steps import LLMSteps
@@ -111,9 +107,6 @@ class RemsaLLMSystem(RemsaSystem):
             self._llm = LLMSteps.from_settings(self.settings)
         settings = self.settings.model_copy(update={"user_id": None})
         return Session(settings, k=k, clarify=clarify, llm=self._llm)
-
-    def _prompt_tokens(self) -> int:
-        return (self._llm.prompt_tokens - self._tokens_before) if self._llm else 0
 
 
 class DbRetrievalSystem(_System):

@@ -211,3 +211,17 @@ def test_replies_decoded_under_a_schema_are_bounded_but_validation_is_not() -> N
     assert (
         TypeAdapter(list[RankItem]).validate_python(long)[0].reason[0] == "x" * 300
     )  # a capable model's reply stands
+
+
+def test_remsa_llm_counts_each_picks_own_calls_and_tokens() -> None:
+    from agent.baselines import RemsaLLMSystem
+
+    chat = FunctionChat(lambda prompt: "{}" if "Convert the user's task" in prompt else "[]")
+    settings = Settings(memory={"enabled": False}, llm={"provider": "openai", "model": "m"})  # type: ignore[arg-type]
+    system = RemsaLLMSystem(settings)
+    system._llm = LLMSteps(chat, "fake")  # the model the system would load once
+    for _ in range(2):
+        before = len(chat.prompts)
+        pick = system.select(QUERY, 3)
+        assert pick.llm_calls == len(chat.prompts) - before > 0
+        assert pick.prompt_tokens == sum(len(p) // 4 for p in chat.prompts[before:])
