@@ -122,10 +122,9 @@ class Session:
         """
         return self._respond(text, Reader())
 
-    def _respond(self, text: str, read: Reader) -> Selection:
-        """Decide what ``text`` does (reading it once, with ``read``) and let its handler answer."""
-        text = validate_text(text, self.settings.orchestrator.max_query_chars)
-        situation = Situation(
+    def _situation(self) -> Situation:
+        """What a message is decided against: the task so far, pending questions, the answer shown."""
+        return Situation(
             turn=self._turn,
             pending=bool(self._pending),
             shown=self.last_selection,
@@ -133,7 +132,11 @@ class Session:
             k=self.k,
             resources=self.resources,
         )
-        message = decide(text, situation, read)
+
+    def _respond(self, text: str, read: Reader) -> Selection:
+        """Decide what ``text`` does (reading it once, with ``read``) and let its handler answer."""
+        text = validate_text(text, self.settings.orchestrator.max_query_chars)
+        message = decide(text, self._situation(), read)
         if message.intent in REMEMBERED:
             self._last_said = message.resolved
         return HANDLERS[message.intent](self, message)

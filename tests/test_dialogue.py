@@ -13,7 +13,7 @@ import agent.interpreter
 import agent.reading
 from agent.api import Session
 from agent.dialogue.handlers import HANDLERS
-from agent.dialogue.intent import Situation, decide
+from agent.dialogue.intent import decide
 from agent.dialogue.message import EXAMPLES, WHILE_PENDING, Intent
 from agent.dialogue.reader import Reader
 from agent.selection import Status
@@ -115,17 +115,6 @@ def test_a_reply_to_questions_reads_each_part_once(readings: Taken) -> None:
     assert max(read.values()) == 1
 
 
-def _situation(session: Session) -> Situation:
-    return Situation(
-        turn=session._turn,
-        pending=bool(session._pending),
-        shown=session.last_selection,
-        said_before=session._last_said,
-        k=session.k,
-        resources=session.resources,
-    )
-
-
 def test_every_intent_has_one_handler() -> None:
     assert set(HANDLERS) == set(Intent) == set(EXAMPLES)
     assert all(handler.__doc__ for handler in HANDLERS.values())
@@ -147,9 +136,9 @@ def asking() -> Session:
 
 @pytest.mark.parametrize("intent", [i for i in Intent if i not in WHILE_PENDING])
 def test_the_documented_example_of_each_intent_after_an_answer(answered: Session, intent: Intent) -> None:
-    assert decide(EXAMPLES[intent], _situation(answered), Reader()).intent == intent
+    assert decide(EXAMPLES[intent], answered._situation(), Reader()).intent == intent
 
 
 @pytest.mark.parametrize("intent", sorted(WHILE_PENDING))
 def test_the_documented_example_of_each_intent_while_questions_wait(asking: Session, intent: Intent) -> None:
-    assert decide(EXAMPLES[intent], _situation(asking), Reader()).intent == intent
+    assert decide(EXAMPLES[intent], asking._situation(), Reader()).intent == intent
