@@ -57,8 +57,9 @@ def json_schema_decoding(settings: Settings) -> bool:
 
 
 def reply_limit(settings: Settings, tokens: int) -> dict[str, Any]:
-    """Invoke options that cap one reply at ``tokens`` (never above ``max_tokens``), in the
-    parameter each provider reads: llama.cpp and servers other than OpenAI read max_tokens."""
+    """Options that cap one reply at ``tokens`` (never above ``max_tokens``), in the parameter
+    each provider reads: OpenAI reads max_completion_tokens; llama.cpp and other servers (a
+    llama.cpp server, older vLLM and Ollama) read only max_tokens."""
     tokens = min(tokens, settings.llm.max_tokens)
     if settings.llm.provider == "llamacpp":
         return {"max_tokens": tokens}
@@ -102,9 +103,7 @@ def make_chat_model(settings: Settings) -> Any:
 
         ChatOpenAI = require("langchain_openai", "llm", "The openai LLM provider").ChatOpenAI  # noqa: N806
 
-        # OpenAI reads max_completion_tokens; other servers (llama.cpp, older vLLM and Ollama)
-        # read only max_tokens and would otherwise generate to the end of the context.
-        extra = {"extra_body": {"max_tokens": llm.max_tokens}} if llm.base_url else {}
+        # Servers other than OpenAI would otherwise generate to the end of the context.
         return ChatOpenAI(
             model=llm.model,
             base_url=llm.base_url,
@@ -112,8 +111,7 @@ def make_chat_model(settings: Settings) -> Any:
             temperature=llm.temperature,
             timeout=llm.timeout_s,
             max_retries=0,
-            max_completion_tokens=llm.max_tokens,
-            **extra,
+            **reply_limit(settings, llm.max_tokens),
         )
     if llm.provider == "llamacpp":
         path = model_path(settings)
