@@ -92,6 +92,8 @@ class Mentions:
     """Named models the task wants others than ("alternatives to DOFA"): left out of the answer."""
     similar_to: list[str] = field(default_factory=list)
     """Named models others should resemble ("like Prithvi but under 50M", "alternatives to DOFA")."""
+    spans: list[tuple[int, int, tuple[str, ...]]] = field(default_factory=list)
+    """(start, end, model ids) of every name in the text, in order."""
 
 
 class ModelNames:
@@ -161,7 +163,7 @@ class ModelNames:
     def find(self, text: str) -> Mentions:
         """Model ids named in ``text``; a name read as part of a longer one is not counted twice."""
         spans = self.spans(text)
-        mentions = Mentions()
+        mentions = Mentions(spans=spans)
         negated_run = False
         previous_end = 0
         data_end: int | None = None  # where the last name read as pretraining data ends

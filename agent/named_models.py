@@ -5,15 +5,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from agent.reading import read
+from agent.reading import Reading
 from agent.resources import Resources
 
 if TYPE_CHECKING:
     from agent.orchestrator import Turn
 
 
-def read_model_names(turn: Turn, resources: Resources) -> None:
-    """Models the task names: the ones ruled out become exclusions, the others are shown."""
+def read_model_names(turn: Turn, resources: Resources, reading: Reading) -> None:
+    """Models the task names: the ones ruled out become exclusions, the others are shown.
+    ``reading`` is the task's reading (its roles say which names were tried)."""
     mentions = resources.model_names().find(turn.text)
     _size_reference(turn, resources, mentions.smaller_than, larger=False)
     _size_reference(turn, resources, mentions.larger_than, larger=True)
@@ -32,8 +33,7 @@ def read_model_names(turn: Turn, resources: Resources) -> None:
         turn.say(f"Alternatives to {names} asked for: {names} left out")
     if mentions.excluded:
         turn.say(f"Left out as asked: {_leave_out(turn, resources, mentions.excluded)}")
-    spans = resources.model_names().spans(turn.text)
-    tried = [m for m in read(turn.text).tried_models(spans) if m in turn.named_models]
+    tried = [m for m in reading.tried_models(mentions.spans) if m in turn.named_models]
     if tried:
         # 'we tried Prithvi ... something else?': the tried model is not offered again.
         turn.named_models = [m for m in turn.named_models if m not in tried]

@@ -175,7 +175,7 @@ class Orchestrator:
             turn.notes.append(answer_notes.not_english(rules.language))
         if how := answer_notes.how_it_works(turn.text):
             turn.say(how)
-        read_model_names(turn, self.resources)
+        read_model_names(turn, self.resources, reading)  # the same text, names blanked: same offsets
         if self.memory is not None and self.settings.user_id is not None:
             if (recalled := recall(turn, self.memory, self.resources, self.settings)) is None:
                 self.memory = None  # unavailable: answered without it, as the notes say
