@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, Field, TypeAdapter, ValidationError
@@ -109,8 +109,10 @@ class LLMSteps:
         constrained: bool = False,
         budget_s: float | None = None,
         reply_limit: Callable[[int], dict[str, Any]] | None = None,
+        steps: Collection[str] = ("interpret", "rerank", "explain"),
     ) -> None:
         self.model = chat_model
+        self.steps = frozenset(steps)
         self.engine_name = engine_name
         # Constrained decoding: the reply is generated under the reply's JSON schema (llama.cpp
         # grammars), so even a small local model returns parseable JSON.
@@ -138,6 +140,7 @@ class LLMSteps:
             constrained=json_schema_decoding(settings),
             budget_s=settings.llm.step_budget_s,
             reply_limit=lambda tokens: reply_limit(settings, tokens),
+            steps=settings.llm.steps,
         )
 
     def begin_request(self) -> None:
@@ -156,6 +159,13 @@ class LLMSteps:
 
     def _event(self, step: str, detail: str, ms: float = 0.0) -> None:
         self._events.append(TraceStep(step=step, detail=detail, ms=round(ms, 2)))
+
+    def _off(self, step: str) -> bool:
+        """True when ``step`` is not one of the configured LLM steps (said once in the trace)."""
+        if step in self.steps:
+            return False
+        self._event(f"llm:{step}", "offline engine: not among the configured LLM steps (llm.steps)")
+        return True
 
     def _fallback(self, stage: str, detail: str) -> None:
         """The offline engine does ``stage`` instead: a trace step and a note for the answer."""
@@ -222,6 +232,8 @@ class LLMSteps:
     # -- interpret ---------------------------------------------------------------------------------
     def interpret(self, text: str) -> StructuredQuery | None:
         """The LLM's StructuredQuery, or None (offline rules then stand alone)."""
+        if self._off("interpret"):
+            return None
         prompt = render(
             "interpret",
             query=text,
@@ -248,6 +260,8 @@ class LLMSteps:
     # -- re-rank ------------------------------------------------------------------------------------
     def rerank(self, query: StructuredQuery, ranked: list[Candidate]) -> list[Candidate]:
         """Candidates in the LLM's order (unknown names dropped, unmentioned ones kept after)."""
+        if self._off("rerank"):
+            return ranked
         lines = []
         for i, c in enumerate(ranked, start=1):
             r = c.record
@@ -296,6 +310,8 @@ class LLMSteps:
         self, query: StructuredQuery, models: list[RankedModel], top: list[Candidate]
     ) -> list[RankedModel]:
         """Reasons and trade-offs written by the LLM from the same evidence (links stay from RS-FMD)."""
+        if self._off("explain"):
+            return models
         described = [
             {
                 "model_name": m.name,

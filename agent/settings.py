@@ -83,6 +83,10 @@ class LLMSettings(_Section):
             "Turn on for a llama.cpp server behind the openai provider."
         ),
     )
+    steps: list[Literal["interpret", "rerank", "explain"]] = Field(
+        default=["interpret", "rerank", "explain"],
+        description="The steps the LLM does; the others stay with the offline engine (said in the trace).",
+    )
     temperature: float = Field(default=0.0, ge=0, le=2, description="Sampling temperature.")
     timeout_s: float = Field(default=120.0, gt=0, description="Per-request timeout in seconds.")
     step_budget_s: float = Field(
