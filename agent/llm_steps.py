@@ -39,6 +39,11 @@ REPLY_TOKENS = {
 }
 
 
+# Readings kept per LLMSteps (one per session in the app): a clarification round re-reads the
+# same text, and a small model takes tens of seconds per reading on a CPU.
+_READINGS_KEPT = 32
+
+
 class RankItem(BaseModel):
     """One entry of the re-ranker's list."""
 
@@ -128,6 +133,7 @@ class LLMSteps:
         self._events: list[TraceStep] = []
         self._fallbacks: list[str] = []
         self._reask = ""
+        self._readings: dict[str, StructuredQuery | None] = {}
 
     @classmethod
     def from_settings(cls, settings: Settings) -> LLMSteps:
@@ -231,9 +237,24 @@ class LLMSteps:
 
     # -- interpret ---------------------------------------------------------------------------------
     def interpret(self, text: str) -> StructuredQuery | None:
-        """The LLM's StructuredQuery, or None (offline rules then stand alone)."""
+        """The LLM's StructuredQuery, or None (offline rules then stand alone). A text already read
+        (the same task again after a clarification answer) is not sent again: its reading is reused."""
         if self._off("interpret"):
             return None
+        if text in self._readings:
+            query = self._readings[text]
+            if query is None:
+                self._fallback("reading the task", "the LLM's reading of this text failed before; rules used")
+            else:
+                self._event("llm:interpret", "this text's reading from an earlier turn reused")
+            return query
+        query = self._interpret(text)
+        if len(self._readings) >= _READINGS_KEPT:
+            self._readings.pop(next(iter(self._readings)))
+        self._readings[text] = query
+        return query
+
+    def _interpret(self, text: str) -> StructuredQuery | None:
         prompt = render(
             "interpret",
             query=text,

@@ -33,7 +33,14 @@ def read_model_names(turn: Turn, resources: Resources, reading: Reading) -> None
         turn.say(f"Alternatives to {names} asked for: {names} left out")
     if mentions.excluded:
         turn.say(f"Left out as asked: {_leave_out(turn, resources, mentions.excluded)}")
-    tried = [m for m in reading.tried_models(mentions.spans) if m in turn.named_models]
+    said_of = [m for m in reading.models_in("background", mentions.spans) if m in turn.named_models]
+    if said_of:
+        # 'unlike Prithvi, which only takes optical bands, ...': a model named as background is
+        # not one the user asks about.
+        turn.named_models = [m for m in turn.named_models if m not in said_of]
+        names = ", ".join(resources.by_id[m].model_name for m in said_of)
+        turn.say(f"Read as said of other models, not asked about: {names}")
+    tried = [m for m in reading.models_in("reference", mentions.spans) if m in turn.named_models]
     if tried:
         # 'we tried Prithvi ... something else?': the tried model is not offered again.
         turn.named_models = [m for m in turn.named_models if m not in tried]

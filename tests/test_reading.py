@@ -109,7 +109,13 @@ def test_a_drone_is_a_platform_and_red_edge_is_a_band() -> None:
 def test_the_table_is_data_with_known_roles() -> None:
     table = context_table()
     assert len(table.triggers) >= 40 and table.terminators and table.pseudo
-    assert {t.role for t in table.triggers} <= {"background", "reference", "labels_source", "hypothetical"}
+    assert {t.role for t in table.triggers} <= {
+        "background",
+        "reference",
+        "labels_source",
+        "hypothetical",
+        "excluded",
+    }
     assert {t.direction for t in table.triggers} == {"forward", "backward"}
 
 

@@ -127,9 +127,17 @@ class EvidenceIndex:
                     if old is None or (value > old if higher else value < old):
                         column[record.model_id] = value
         self._columns = dict(columns)
+        # A standing depends on the column alone, not on the query: computed once per result.
+        self._standings: dict[tuple[str, str, str, str], Standing] = {}
 
     def standing(self, model_id: str, dataset: str, metric: str, setting: str) -> Standing:
         """Where the model's value sits in its column: standing (module docstring), size and rank."""
+        key = (model_id, dataset, metric, setting)
+        if (known := self._standings.get(key)) is None:
+            known = self._standings[key] = self._standing(model_id, dataset, metric, setting)
+        return known
+
+    def _standing(self, model_id: str, dataset: str, metric: str, setting: str) -> Standing:
         column = self._columns.get((dataset_key(dataset), metric, setting), {})
         if model_id not in column or len(column) < 2:
             return Standing(None, len(column), None)

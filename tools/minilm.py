@@ -50,11 +50,22 @@ _ERF_A = tuple(np.float32(a) for a in (0.254829592, -0.284496736, 1.421413741, -
 
 
 def _erf(y: np.ndarray) -> np.ndarray:
-    sign = np.sign(y)
-    a = np.abs(y)
-    t = np.float32(1.0) / (np.float32(1.0) + _ERF_P * a)
-    poly = t * (_ERF_A[0] + t * (_ERF_A[1] + t * (_ERF_A[2] + t * (_ERF_A[3] + t * _ERF_A[4]))))
-    return np.asarray(sign * (np.float32(1.0) - poly * np.exp(-a * a)), dtype=np.float32)
+    # In place on two buffers: the (tokens x 1536) activations are the largest arrays of a pass.
+    a: np.ndarray = np.abs(y)
+    t: np.ndarray = a * _ERF_P
+    t += np.float32(1.0)
+    np.reciprocal(t, out=t)
+    poly: np.ndarray = t * _ERF_A[4]
+    for coefficient in (_ERF_A[3], _ERF_A[2], _ERF_A[1], _ERF_A[0]):
+        poly += coefficient
+        poly *= t
+    np.square(a, out=a)
+    np.negative(a, out=a)
+    np.exp(a, out=a)
+    poly *= a
+    np.subtract(np.float32(1.0), poly, out=poly)
+    np.copysign(poly, y, out=poly)
+    return poly
 
 
 def _gelu(x: np.ndarray) -> np.ndarray:

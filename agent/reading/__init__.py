@@ -30,20 +30,26 @@ class Reading:
 
     @property
     def required_text(self) -> str:
-        """The message with every stretch of another role blanked (same length, same offsets)."""
+        """The message with every stretch of another role blanked (same offsets); what it rules
+        out ('a GPU is out of the question') is restated after it as a negation ('no GPU'), which
+        the reader of requirements already understands."""
         chars = list(self.text)
         for span in self.spans:
             for i in range(span.start, min(span.end, len(chars))):
                 chars[i] = " "
-        return "".join(chars)
+        ruled_out = [_subject(self.text[s.start : s.end], s.cue) for s in self.spans if s.role == "excluded"]
+        # A restatement is read like any text: 'no 7B chat model' is itself set aside by its row.
+        restated = "".join(_blanked(f"; no {words}") for words in ruled_out if words)
+        return "".join(chars) + restated
 
     def role_of(self, start: int, end: int) -> Role | None:
         """The role of the stretch [start, end) when a role span covers it, else None (required)."""
         return next((s.role for s in self.spans if s.start <= start and end <= s.end), None)
 
-    def tried_models(self, spans: list[tuple[int, int, tuple[str, ...]]]) -> list[str]:
-        """The model ids of ``spans`` (names' positions in the text) said as tried ('we tried X')."""
-        found = [ids for start, end, ids in spans if self.role_of(start, end) == "reference"]
+    def models_in(self, role: Role, spans: list[tuple[int, int, tuple[str, ...]]]) -> list[str]:
+        """The model ids of ``spans`` (names' positions in the text) said in ``role``: 'reference'
+        for 'we tried X', 'background' for 'unlike X, which ...'."""
+        found = [ids for start, end, ids in spans if self.role_of(start, end) == role]
         return list(dict.fromkeys(model_id for ids in found for model_id in ids))
 
     def notes(self) -> list[str]:
@@ -53,6 +59,22 @@ class Reading:
             for role, names in self.set_aside.items()
             if names
         ]
+
+
+_ARTICLE = re.compile(r"^(?:(?:and|or|but|so|also|then|a|an|the|any)\s+)+", re.IGNORECASE)
+
+
+def _blanked(text: str) -> str:
+    chars = list(text)
+    for span in role_spans(text):
+        chars[span.start : span.end] = " " * (span.end - span.start)
+    return "".join(chars)
+
+
+def _subject(stretch: str, cue: str) -> str:
+    """What a ruled-out stretch names: 'a GPU is out of the question' -> 'GPU'."""
+    words = re.sub(re.escape(cue), " ", stretch, flags=re.IGNORECASE).strip(" ,;:.")
+    return _ARTICLE.sub("", words)
 
 
 def read(text: str) -> Reading:

@@ -6,6 +6,13 @@ direction (the words after them, or before them) and a scope (to the end of the 
 sentence); a terminator ("but", "ours", "we have") ends a scope early; a pseudo-trigger ("not only")
 blocks a trigger that would match inside it. Quoted text ('flooded parking lot') is an example of
 the user's input, not a requirement. Adding a phrasing is a row of the table, not code.
+
+Three kinds of row shape a scope further. A terminator with a role ends only forward scopes of
+that role: "we tried Prithvi | for crop type mapping" keeps the task, "I tried SatMAE on | our
+Sentinel-2 parcels" keeps the user's data. A resume phrase of a role opens it again after such an
+early end, in the same sentence ("... and it was too slow"), and bounds backward scopes. A
+continuation carries a clause-scoped trigger over a comma into a relative clause ("unlike Prithvi,
+which only takes optical bands, ...").
 """
 
 from __future__ import annotations
@@ -15,16 +22,17 @@ import re
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
-from typing import Literal
+from typing import Literal, cast
 
-Role = Literal["background", "reference", "labels_source", "hypothetical", "quoted"]
+Role = Literal["background", "reference", "labels_source", "hypothetical", "excluded", "quoted"]
 Direction = Literal["forward", "backward"]
 
 ROLE_WORDS: dict[str, str] = {
     "background": "said of other models or of the world, not your data",
     "reference": "a model or data you tried, not a requirement",
     "labels_source": "the source of the labels, not an input",
-    "hypothetical": "a hypothetical or ruled-out option",
+    "hypothetical": "a hypothetical option",
+    "excluded": "ruled out",
     "quoted": "an example of your input text, not the task",
 }
 
@@ -58,11 +66,14 @@ class RoleSpan:
 
 @dataclass(frozen=True)
 class ContextTable:
-    """Triggers, pseudo-triggers and terminators, as read from ``context.csv``."""
+    """Triggers, pseudo-triggers, terminators (with the role they end, or None for all),
+    resume phrases (by role) and continuations, as read from ``context.csv``."""
 
     triggers: tuple[Trigger, ...]
     pseudo: tuple[re.Pattern[str], ...]
-    terminators: tuple[re.Pattern[str], ...]
+    terminators: tuple[tuple[re.Pattern[str], Role | None], ...]
+    resume: tuple[tuple[re.Pattern[str], Role], ...] = ()
+    continuations: tuple[re.Pattern[str], ...] = ()
 
 
 def _phrase(phrase: str) -> re.Pattern[str]:
@@ -74,36 +85,75 @@ def _phrase(phrase: str) -> re.Pattern[str]:
 def context_table() -> ContextTable:
     """The table shipped with the package (read once)."""
     text = (resources.files("agent.reading") / "context.csv").read_text(encoding="utf-8")
-    triggers, pseudo, terminators = [], [], []
+    triggers: list[Trigger] = []
+    pseudo: list[re.Pattern[str]] = []
+    terminators: list[tuple[re.Pattern[str], Role | None]] = []
+    resume: list[tuple[re.Pattern[str], Role]] = []
+    continuations: list[re.Pattern[str]] = []
     for row in csv.DictReader(text.splitlines()):
-        phrase = row["phrase"].strip().lower()
-        if row["kind"] == "trigger":
-            triggers.append(
-                Trigger(phrase, row["role"], row["direction"], row["scope"], _phrase(phrase))  # type: ignore[arg-type]
-            )
-        elif row["kind"] == "pseudo":
+        phrase, kind = row["phrase"].strip().lower(), row["kind"]
+        if row["role"] and row["role"] not in ROLE_WORDS:
+            raise ValueError(f"context.csv: unknown role {row['role']!r} ({', '.join(ROLE_WORDS)})")
+        role = cast("Role | None", row["role"] or None)
+        if kind == "trigger":
+            triggers.append(Trigger(phrase, role, row["direction"], row["scope"], _phrase(phrase)))  # type: ignore[arg-type]
+        elif kind == "pseudo":
             pseudo.append(_phrase(phrase))
-        elif row["kind"] == "terminator":
-            terminators.append(_phrase(phrase))
+        elif kind == "terminator":
+            terminators.append((_phrase(phrase), role))
+        elif kind == "resume" and role:
+            resume.append((_phrase(phrase), role))
+        elif kind == "continuation":
+            continuations.append(re.compile(r"\s*" + _phrase(phrase).pattern, re.IGNORECASE))
         else:
-            raise ValueError(f"context.csv: unknown kind {row['kind']!r} (trigger, pseudo or terminator)")
-    return ContextTable(tuple(triggers), tuple(pseudo), tuple(terminators))
+            raise ValueError(
+                f"context.csv: unknown kind {kind!r} (trigger, pseudo, terminator, resume with a role, "
+                "or continuation)"
+            )
+    return ContextTable(
+        tuple(triggers), tuple(pseudo), tuple(terminators), tuple(resume), tuple(continuations)
+    )
 
 
-def _boundaries(text: str, scope: str, table: ContextTable) -> list[int]:
-    ends = _SENTENCE_END if scope == "sentence" else _CLAUSE_END
-    points = [m.start() for m in ends.finditer(text)]
-    points += [m.start() for t in table.terminators for m in t.finditer(text)]
-    return sorted(points)
+def _ends(text: str, scope: str) -> list[int]:
+    return [m.start() for m in (_SENTENCE_END if scope == "sentence" else _CLAUSE_END).finditer(text)]
 
 
-def _scope(text: str, trigger: Trigger, start: int, end: int, table: ContextTable) -> tuple[int, int]:
-    stops = _boundaries(text, trigger.scope, table)
-    if trigger.direction == "forward":
-        stop = next((p for p in stops if p >= end), len(text))
-        return start, stop
-    begin = max((p + 1 for p in stops if p < start), default=0)
-    return begin, end
+def _forward(text: str, trigger: Trigger, end: int, table: ContextTable) -> tuple[int, bool]:
+    """Where a forward scope stops, and whether a terminator of the trigger's own role stopped it."""
+    ends = _ends(text, trigger.scope)
+    shared = [m.start() for t, role in table.terminators if role is None for m in t.finditer(text)]
+    own = {m.start() for t, role in table.terminators if role == trigger.role for m in t.finditer(text)}
+    stops = sorted({*ends, *shared, *own})
+    stop = next((p for p in stops if p >= end), len(text))
+    # 'unlike Prithvi, which only takes optical bands, ...': a relative clause carries the scope on.
+    while stop < len(text) and text[stop] == "," and trigger.scope == "clause":
+        carried = next(
+            (c.match(text, stop + 1) for c in table.continuations if c.match(text, stop + 1)), None
+        )
+        if carried is None:
+            break
+        stop = next((p for p in ends if p >= carried.end()), len(text))
+    return stop, stop in own
+
+
+def _backward(text: str, trigger: Trigger, start: int, table: ContextTable) -> int:
+    """Where a backward scope begins: after the last clause end, terminator or resume phrase."""
+    points = _ends(text, trigger.scope)
+    points += [m.start() for t, role in table.terminators if role is None for m in t.finditer(text)]
+    points += [m.start() for p, _ in table.resume for m in p.finditer(text)]
+    return max((p + 1 for p in points if p < start), default=0)
+
+
+def _resumed(text: str, role: Role, after: int, table: ContextTable) -> RoleSpan | None:
+    """The role opened again by a resume phrase after an early end, up to the clause's end."""
+    sentence_end = next((p for p in _ends(text, "sentence") if p >= after), len(text))
+    for pattern, resume_role in table.resume:
+        match = pattern.search(text, after, sentence_end)
+        if resume_role == role and match:
+            stop = next((p for p in _ends(text, "clause") if p >= match.end()), len(text))
+            return RoleSpan(match.start(), stop, role, match.group(0).lower())
+    return None
 
 
 def role_spans(text: str) -> list[RoleSpan]:
@@ -119,6 +169,18 @@ def role_spans(text: str) -> list[RoleSpan]:
                 continue
             if any(s.role == "quoted" and s.start <= match.start() < s.end for s in spans):
                 continue
-            start, end = _scope(text, trigger, match.start(), match.end(), table)
-            spans.append(RoleSpan(start, end, trigger.role, trigger.phrase))
+            if trigger.direction == "backward":
+                spans.append(
+                    RoleSpan(
+                        _backward(text, trigger, match.start(), table),
+                        match.end(),
+                        trigger.role,
+                        trigger.phrase,
+                    )
+                )
+                continue
+            stop, cut_short = _forward(text, trigger, match.end(), table)
+            spans.append(RoleSpan(match.start(), stop, trigger.role, trigger.phrase))
+            if cut_short and (resumed := _resumed(text, trigger.role, stop, table)):
+                spans.append(resumed)
     return sorted(spans, key=lambda s: (s.start, s.end))

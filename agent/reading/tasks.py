@@ -18,6 +18,8 @@ from agent.wording import query_language, read_slips
 from rsfmd.vocab import get_vocabulary
 
 # '(visual grounding)', 'i.e. visual grounding', 'known as change detection': the task's name.
+# 'our Sentinel-2 field parcels': words after a possessive describe the user's data, not the task.
+_OWN_DATA = re.compile(r"\b(?:our|my)\s+(?:[\w-]+\s+){0,2}$")
 _NAMING = re.compile(r"(?:\(|\bi\.?e\.?,?|\bnamely|\bcalled|\bknown as|\bso-called)\s*$")
 
 _CLASSIFY_WHOLE = re.compile(
@@ -87,6 +89,11 @@ def _called_first(apps: list[TermSpan], task_text: str) -> list[TermSpan]:
         ]
         if called:
             apps = [called[0], *(a for a in apps if a is not called[0])]
+    if len(apps) > 1 and _OWN_DATA.search(task_text[max(0, apps[0][1] - 40) : apps[0][1]]):
+        # 'I tried SatMAE on our field parcels; what could work for crop type mapping?': an
+        # application said of the user's data gives way to one said as the task.
+        tasks = [a for a in apps if not _OWN_DATA.search(task_text[max(0, a[1] - 40) : a[1]])]
+        apps = [*tasks, *(a for a in apps if a not in tasks)]
     return apps
 
 

@@ -1,0 +1,49 @@
+"""LLM calls saved: steps left out by llm.steps, and texts read before; each said in the trace."""
+
+from __future__ import annotations
+
+from langchain_core.language_models.fake_chat_models import FakeListChatModel
+
+from agent.llm_steps import LLMSteps
+from agent.query import StructuredQuery
+
+
+def test_steps_left_out_make_no_call_and_say_so() -> None:
+    model = FakeListChatModel(responses=["not json"])
+    steps = LLMSteps(model, "fake", steps=["rerank"])
+    assert steps.interpret("flood mapping with Sentinel-1") is None
+    assert steps.explain(StructuredQuery(), [], []) == []
+    events = steps.drain()
+    assert steps.calls == 0
+    assert [e.step for e in events] == ["llm:interpret", "llm:explain"]
+    assert all("llm.steps" in e.detail for e in events)
+    assert steps.take_fallbacks() == []
+
+
+def test_settings_default_to_every_step(monkeypatch) -> None:
+    from agent.settings import Settings
+
+    assert Settings().llm.steps == ["interpret", "rerank", "explain"]
+    monkeypatch.setenv("REMSA_LLM__STEPS", '["interpret", "rerank"]')
+    assert Settings().llm.steps == ["interpret", "rerank"]
+
+
+def test_a_text_read_before_is_not_sent_again() -> None:
+    reply = '{"application": "flood mapping", "modality": ["SAR"]}'
+    model = FakeListChatModel(responses=[reply, reply])
+    steps = LLMSteps(model, "fake")
+    first = steps.interpret("flood mapping with Sentinel-1 SAR")
+    again = steps.interpret("flood mapping with Sentinel-1 SAR")
+    assert first is not None and again == first
+    assert steps.calls == 1
+    assert steps.drain()[-1].detail == "this text's reading from an earlier turn reused"
+
+
+def test_a_reading_that_failed_fails_again_visibly_without_a_call() -> None:
+    model = FakeListChatModel(responses=["not json"] * 4)
+    steps = LLMSteps(model, "fake")
+    assert steps.interpret("flood mapping with Sentinel-1 SAR") is None
+    calls = steps.calls
+    steps.take_fallbacks()
+    assert steps.interpret("flood mapping with Sentinel-1 SAR") is None
+    assert steps.calls == calls and steps.take_fallbacks() == ["reading the task"]
