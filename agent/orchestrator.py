@@ -295,10 +295,13 @@ class Orchestrator:
             turn.say(f"Capabilities-encoding predictions unavailable ({self.resources.predictor_error})")
         unevidenced = no_result_on_application(turn.candidates, turn.query)
         ranked = score_candidates(turn.candidates, turn.query, self.resources.evidence, predict, unevidenced)
-        if self.llm is not None and ranked:
-            ranked = (
-                self.llm.rerank(turn.query, ranked[: max(10, turn.k * 3)]) + ranked[max(10, turn.k * 3) :]
-            )
+        asks = not (turn.named_only or asks_the_catalogue(turn.text, turn.query))
+        # Whether to ask is decided on the evidence ranking, not on an LLM's reordering of it.
+        low = self._confidence(turn, ranked) < self.settings.orchestrator.confidence_threshold
+        if self.llm is not None and ranked and not self._will_ask(turn, low and asks):
+            # Only a ranking that is shown is re-ranked: a turn that asks first shows none.
+            cut = max(10, turn.k * 3)
+            ranked = self.llm.rerank(turn.query, ranked[:cut]) + ranked[cut:]
         if turn.answer_in_full:
             # 'which models take LiDAR?': those taking LiDAR itself before those taking a DEM.
             ranked = sorted(ranked, key=lambda c: c.record.model_id not in turn.answer_in_full)
@@ -315,8 +318,6 @@ class Orchestrator:
         self._note(turn, f"ranked {len(ranked)}; overall confidence {turn.confidence:.2f}")
         if turn.questions and turn.clarify_reason == "too_many":
             return "clarify"
-        low = turn.confidence < self.settings.orchestrator.confidence_threshold
-        asks = not (turn.named_only or asks_the_catalogue(turn.text, turn.query))
         if low and asks and self._queue_questions(turn, "low_confidence"):
             return "clarify"
         return "explain"
@@ -340,6 +341,25 @@ class Orchestrator:
         return "done"
 
     # -- helpers ----------------------------------------------------------------------------------
+    @staticmethod
+    def _confidence(turn: Turn, ranked: list[Candidate]) -> float:
+        """The overall confidence of ``ranked``'s top k, no higher than a guess when none fits."""
+        confidence = overall_confidence(ranked, turn.k, turn.query)
+        if no_known_fit(ranked[: turn.k], turn.query):
+            confidence = min(confidence, NO_KNOWN_FIT_CONFIDENCE)
+        return confidence
+
+    def _will_ask(self, turn: Turn, low: bool) -> bool:
+        """Whether the turn will end in questions (then no ranking is shown, so no LLM re-rank)."""
+        if turn.questions and turn.clarify_reason == "too_many":
+            return True
+        return (
+            low
+            and self._may_clarify(turn)
+            and not turn.named_models
+            and bool(questions_for(turn.query, "low_confidence", turn.asked))
+        )
+
     def _may_clarify(self, turn: Turn) -> bool:
         return turn.clarify and turn.rounds < self.settings.orchestrator.max_clarification_rounds
 

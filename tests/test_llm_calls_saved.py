@@ -47,3 +47,23 @@ def test_a_reading_that_failed_fails_again_visibly_without_a_call() -> None:
     steps.take_fallbacks()
     assert steps.interpret("flood mapping with Sentinel-1 SAR") is None
     assert steps.calls == calls and steps.take_fallbacks() == ["reading the task"]
+
+
+def test_a_turn_that_asks_first_is_not_re_ranked_and_its_answer_is() -> None:
+    import json
+
+    from agent.api import Session
+    from agent.selection import Status
+    from agent.settings import Settings
+    from tests.fakes import FunctionChat
+    from tests.test_llm_steps import _happy
+
+    reading = json.dumps({"application": "crop type mapping", "sensor": ["Sentinel-2"]})
+    chat = FunctionChat(lambda prompt: reading if "Convert the user's task" in prompt else _happy(prompt))
+    session = Session(Settings(memory={"enabled": False}), k=3, clarify=True, llm=LLMSteps(chat, "fake"))
+    asked = session.ask("crop type mapping from Sentinel-2 time series in Kenya")
+    assert asked.status == Status.needs_clarification and not asked.models
+    assert not any("produce a ranked list" in p for p in chat.prompts)  # nothing ranked is shown yet
+    answered = session.answer({q.field: q.options[0] for q in asked.questions if q.options})
+    assert answered.status != Status.needs_clarification and answered.models
+    assert sum("produce a ranked list" in p for p in chat.prompts) == 1
