@@ -214,3 +214,13 @@ def test_negation_scope(text: str, modalities: list[str], sensors: list[str]) ->
     assert query.exclusions.modalities == modalities and query.exclusions.sensors == sensors
     assert query.sensor == ["Sentinel-2", "Landsat-8"] and query.modality == ["Multispectral"]
     assert query.application == "burn scar mapping"
+
+
+def test_a_size_ruled_out_is_a_limit() -> None:
+    query = _query(
+        "Land cover from Sentinel-1; the lab laptop has an 8 GB RTX card, so anything much over "
+        "~100M parameters is off the table"
+    )
+    assert query.compute.max_parameters_m == 100 and query.compute.min_parameters_m is None
+    assert _query("no model over 300M parameters please").compute.max_parameters_m == 300
+    assert _query("models over 1B parameters").compute.min_parameters_m == 1000

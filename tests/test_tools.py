@@ -108,6 +108,9 @@ def test_weights_follow_priorities() -> None:
     assert fast["efficiency"] > base["efficiency"]
     zero = query_weights(StructuredQuery(data_regime="zero-shot"))
     assert zero["data_regime"] > query_weights(StructuredQuery(data_regime="few-shot"))["data_regime"]
+    # Named hardware: the user runs the model, so weights that cannot be downloaded weigh more.
+    runs_it = query_weights(StructuredQuery(compute={"device_class": "edge"}))  # type: ignore[arg-type]
+    assert runs_it["availability"] > base["availability"]
 
 
 def test_reported_standing_decides_between_equal_models() -> None:

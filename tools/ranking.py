@@ -72,7 +72,9 @@ def query_weights(query: StructuredQuery) -> dict[str, float]:
     # resolution, and whether the weights can be had at all.
     if query.sensor or query.spatial_resolution_m is not None:
         w["imagery"] = 0.15
-    w["availability"] = 0.12
+    # A user who names the machine it will run on runs it themselves: weights they cannot
+    # download weigh more than in a survey of what exists.
+    w["availability"] = 0.20 if query.compute.device_class else 0.12
     total = sum(max(v, 0.0) for v in w.values())
     return {k: max(v, 0.0) / total for k, v in w.items()}
 

@@ -17,7 +17,7 @@ _GPU_MODELS = r"a100|h100|h200|v100|a6000|a40|l40s?|t4"
 
 
 # A size: '100M parameters', '1.5 billion params' (number, unit when written, the word).
-_SIZE_NUMBER = r"(\d+(?:\.\d+)?)\s*(k|m|million|b|billion)?"
+_SIZE_NUMBER = r"(?:~\s*|about\s+|around\s+|roughly\s+)?(\d+(?:\.\d+)?)\s*(k|m|million|b|billion)?"
 _PARAM_WORD = r"(?:param|parameters|params)"
 _PARAMS = re.compile(
     r"(?:under|below|less than|fewer than|at most|max(?:imum)?|<=?|up to|no more than|smaller than|within)\s*"
@@ -35,6 +35,12 @@ _PARAMS_FLOOR = re.compile(
     r"(?:(?<!no )(?<!not )(?:over|above|more than|larger than|bigger than|greater than|exceeding)|at least|"
     r"no (?:fewer|less|smaller) than|min(?:imum)?(?: of)?|>=?)\s*"
     rf"{_SIZE_NUMBER}\+?[\s-]*{_PARAM_WORD}\b"
+)
+# 'no model over 100M parameters' (or a ruled-out 'anything over ~100M parameters is off the
+# table', restated as a negation by the reading): a floor ruled out is a limit.
+_PARAMS_NEGATED_FLOOR = re.compile(
+    r"\b(?:no|nothing|not)\b[^.;,]{0,40}?(?:over|above|more than|larger than|bigger than|exceeding)\s*"
+    rf"{_SIZE_NUMBER}\s*{_PARAM_WORD}"
 )
 _PARAMS_FLOOR_PLUS = re.compile(rf"\b(\d+(?:\.\d+)?)\s*(m|b)\+[\s-]*(?:{_PARAM_WORD}|models?)\b")
 _PARAMS_BILLION_SCALE = re.compile(r"\bbillion[\s-](?:param|parameters?|params|scale)\b")
@@ -72,7 +78,12 @@ def _parameter_limit(text: str) -> float | None:
     if between := _PARAMS_BETWEEN.search(text):
         # 'between 100M and 1B parameters': an unstated first unit is the second one's.
         return _millions(between.group(3), between.group(4))
-    match = _PARAMS.search(text) or _PARAMS_UNIT_FIRST.search(text) or _PARAMS_BOUND_AFTER.search(text)
+    match = (
+        _PARAMS.search(text)
+        or _PARAMS_UNIT_FIRST.search(text)
+        or _PARAMS_BOUND_AFTER.search(text)
+        or _PARAMS_NEGATED_FLOOR.search(text)
+    )
     if not match:
         return None
     return _millions(match.group(1), match.group(2))
