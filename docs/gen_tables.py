@@ -60,7 +60,9 @@ def triggers_table() -> str:
         "",
         "Generated from `agent/reading/context.csv` by `docs/gen_tables.py`. A trigger gives the words in",
         "its scope (after it for `forward`, before it for `backward`; to the end of the clause or the",
-        "sentence) a role other than the user's own requirement; a terminator ends a scope; a",
+        "sentence) a role other than the user's own requirement; a terminator ends a scope (one with a",
+        "role ends only forward scopes of that role); a resume phrase opens its role again after such an",
+        "early end; a continuation carries a clause scope over a comma into a relative clause; a",
         "pseudo-trigger blocks a trigger that would match inside it. Add a row to add a phrasing.",
         "",
         "| phrase | role | direction | scope | example |",
@@ -70,9 +72,20 @@ def triggers_table() -> str:
         if row["kind"] == "trigger":
             cells = [row[k] for k in ("phrase", "role", "direction", "scope", "example")]
             lines.append("| " + " | ".join(cells) + " |")
-    for kind in ("terminator", "pseudo"):
-        phrases = ", ".join(f"`{r['phrase']}`" for r in rows if r["kind"] == kind)
-        lines += ["", f"**{kind.capitalize()}s:** {phrases}"]
+    for kind, title in (
+        ("terminator", "Terminators"),
+        ("resume", "Resume phrases"),
+        ("continuation", "Continuations"),
+        ("pseudo", "Pseudo-triggers"),
+    ):
+        phrases = ", ".join(
+            f"`{r['phrase']}`"
+            + (f" ({r['role']} only)" if kind == "terminator" and r["role"] else "")
+            + (f" ({r['role']})" if kind == "resume" else "")
+            for r in rows
+            if r["kind"] == kind
+        )
+        lines += ["", f"**{title}:** {phrases}"]
     return "\n".join(lines) + "\n"
 
 
