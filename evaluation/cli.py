@@ -88,6 +88,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     realistic.add_argument(
         "--no-dominance", action="store_true", help="Skip the 75 benchmark queries (top-3 dominance table)."
     )
+    realistic.add_argument(
+        "--select",
+        default=None,
+        help="Comma-separated request ids to run and judge (default: every request).",
+    )
     add_llm(realistic)
     realistic.set_defaults(func=realistic_command)
 
@@ -187,10 +192,24 @@ def realistic_command(args: argparse.Namespace) -> int:
     settings = _settings(args)
     if names is None or settings is None:
         return 2
+    from evaluation.realistic import load_requests
+
+    only = None
+    if args.select:
+        only = {i.strip() for i in args.select.split(",") if i.strip()}
+        unknown = sorted(only - {r.id for r in load_requests()})
+        if unknown:
+            print(f"error: unknown request ids: {', '.join(unknown)}", file=sys.stderr)
+            return 2
     records, _, _ = load_judge_records(settings)
     texts = {} if args.no_dominance else {f"bench-{q.id}": q.text for q in load_queries()}
     result = run_realistic(
-        resolve_systems(names, settings), records, args.out, benchmark_texts=texts, fresh=args.fresh
+        resolve_systems(names, settings),
+        records,
+        args.out,
+        benchmark_texts=texts,
+        fresh=args.fresh,
+        only=only,
     )
     for system in names:
         for split in SPLITS:

@@ -162,9 +162,10 @@ def run_realistic(
     *,
     benchmark_texts: dict[str, str] | None = None,
     fresh: bool = False,
+    only: set[str] | None = None,
 ) -> dict[str, dict[str, Any]]:
-    """Run, judge and report; returns the metrics written."""
-    requests = load_requests()
+    """Run, judge and report (``only``: these request ids); returns the metrics written."""
+    requests = [r for r in load_requests() if only is None or r.id in only]
     texts = {r.id: r.text for r in requests}
     texts.update(benchmark_texts or {})
     picks = run_picks(systems, texts, out_dir, fresh=fresh)

@@ -97,3 +97,15 @@ def test_score_request_counts_violations_good_and_acceptable() -> None:
 
 def test_top3_appearances_counts_and_orders() -> None:
     assert top3_appearances([["a", "b", "c", "d"], ["b", "a", "e"]]) == {"a": 2, "b": 2, "c": 1, "e": 1}
+
+
+def test_bench_realistic_runs_and_judges_only_the_requests_selected(tmp_path, monkeypatch) -> None:
+    from agent.cli import main
+
+    monkeypatch.setenv("REMSA_DATA_DIR", str(tmp_path / "data"))
+    out = tmp_path / "out"
+    args = ["bench", "realistic", "--systems", "db-retrieval", "--no-dominance", "--out", str(out)]
+    assert main([*args, "--select", "r1-01,r1-02"]) == 0
+    summary = json.loads((out / "realistic_metrics.json").read_text(encoding="utf-8"))["summary"]
+    assert summary["db-retrieval"]["all"]["requests"] == 2
+    assert main([*args, "--select", "r1-01,nope"]) == 2
