@@ -49,9 +49,11 @@ _PARAMS_BETWEEN = re.compile(rf"between\s*{_SIZE_NUMBER}\s*(?:and|to|-)\s*{_SIZE
 
 # GPU memory ("a 24GB GPU", "16 GB of VRAM"): weights take 2 bytes a parameter in 16-bit, with a
 # fifth kept for activations (400M parameters a GB); fine-tuning with Adam takes about 16 bytes a
-# parameter (62.5M a GB). Vision-language tasks and zero-shot use are read as inference.
+# parameter for weights, gradients and optimiser states, and the activations of a usual batch take
+# about three times that, so a quarter of the memory bounds the size (15.6M a GB: a ViT-B on 8 GB,
+# a ViT-L on 24 GB). Vision-language tasks and zero-shot use are read as inference.
 _GPU_MEMORY = re.compile(
-    r"(\d+(?:\.\d+)?)\s*gb\b(?:\s+of)?\s*(?:vram|gpu|graphics|video memory|memory|ram)\b"
+    r"(\d+(?:\.\d+)?)\s*gb\b(?:\s+of)?\s*(?:vram|gpu|graphics|video memory|memory|ram|card)\b"
 )
 _GPU_MEMORY_AFTER = re.compile(
     # 'a GPU with 24 GB', 'an A100 80GB', 'RTX 4090 (24 GB)'
@@ -215,9 +217,13 @@ def read_compute(
             gigabytes = 16.0
             notes.append("Google Colab's free tier read as one T4 GPU with 16 GB")
         inference = regime == "zero-shot" or task_type in _INFERENCE_TASKS
-        limit = gigabytes * (400.0 if inference else 62.5)
+        limit = gigabytes * (400.0 if inference else 15.625)
         device = device or "single-gpu"
-        use = "running it in 16-bit" if inference else "fine-tuning it (about 16 bytes a parameter)"
+        use = (
+            "running it in 16-bit"
+            if inference
+            else "fine-tuning it (16 bytes a parameter, three quarters of the memory left for activations)"
+        )
         notes.append(
             f"{gigabytes:g} GB of GPU memory read as room for about {limit:,.0f}M parameters when {use}"
         )
