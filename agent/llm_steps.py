@@ -24,6 +24,7 @@ from agent.systems import ClarificationQuestion
 from prompts import render
 from rsfmd.vocab import get_vocabulary, term_key
 from tools.candidate import Candidate
+from tools.fit import availability_fit
 
 __all__ = ["ExplanationItem", "LLMQuery", "LLMSteps", "RankItem", "parse_json"]
 
@@ -101,6 +102,11 @@ def _copied(lines: list[str], prompt: str) -> bool:
     """Whether every line (of some length) is text of the prompt itself: an echo, not a judgment."""
     said = [" ".join(line.lower().split()) for line in lines if len(line.strip()) >= 12]
     return bool(said) and all(line in prompt for line in said)
+
+
+def _tier(c: Candidate) -> tuple[bool, bool]:
+    """(a closest match only, weights not known to be public): the re-rank never crosses these."""
+    return bool(c.relaxed), availability_fit(c.record)[0] < 1.0
 
 
 class LLMSteps:
@@ -324,7 +330,17 @@ class LLMSteps:
         if not ordered:
             self._fallback("re-ranking", "re-ranking named no known candidate; offline ranking kept")
             return ranked
-        return ordered + [c for c in ranked if c not in ordered]
+        reordered = ordered + [c for c in ranked if c not in ordered]
+        # The LLM orders within the tiers the evidence sets, never across them: models meeting every
+        # hard constraint before closest matches, and models whose weights are public before others.
+        guarded = sorted(reordered, key=_tier)
+        if guarded != reordered:
+            self._event(
+                "llm:rerank",
+                "kept within the evidence's tiers: models meeting every constraint first, then those "
+                "with public weights",
+            )
+        return guarded
 
     # -- explain ------------------------------------------------------------------------------------
     def explain(

@@ -67,3 +67,20 @@ def test_a_turn_that_asks_first_is_not_re_ranked_and_its_answer_is() -> None:
     answered = session.answer({q.field: q.options[0] for q in asked.questions if q.options})
     assert answered.status != Status.needs_clarification and answered.models
     assert sum("produce a ranked list" in p for p in chat.prompts) == 1
+
+
+def test_the_re_rank_never_puts_models_without_public_weights_first() -> None:
+    import json
+
+    from rsfmd.loader import load_records
+    from tools.candidate import Candidate
+
+    by_id = {r.model_id: r for r in load_records()}
+    public = [m for m, r in by_id.items() if r.weights_released is True][:3]
+    hidden = next(m for m, r in by_id.items() if r.weights_released is False)
+    ranked = [Candidate(record=by_id[m]) for m in [*public, hidden]]
+    reply = json.dumps([{"model": by_id[hidden].model_name, "rank": 1, "reason": ["best"]}])
+    steps = LLMSteps(FakeListChatModel(responses=[reply]), "fake")
+    order = [c.record.model_id for c in steps.rerank(StructuredQuery(), ranked)]
+    assert order == [*public, hidden]
+    assert any("tiers" in e.detail for e in steps.drain())
