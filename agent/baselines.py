@@ -196,6 +196,18 @@ class RemsaNaiveSystem(_NeedsLLM):
 
     name = "remsa-naive"
 
+    def unavailable_reason(self) -> str | None:
+        """Unavailable without an LLM, or with one that cannot call tools (the in-process llama.cpp)."""
+        if reason := _no_llm(self.settings):
+            return reason
+        if self.settings.llm.provider == "llamacpp":
+            return (
+                "needs tool calling, which the in-process llamacpp provider does not offer: serve the "
+                "model behind an OpenAI-compatible endpoint that supports tool calls and use "
+                "--llm openai:MODEL@URL"
+            )
+        return None
+
     def _run(self, query: str, k: int, counter: CallCounter) -> tuple[list[str], int, int]:
         from agent.llm_baselines import run_naive_agent
 

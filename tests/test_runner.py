@@ -269,3 +269,17 @@ def test_cli_rejects_unknown_systems_and_missing_picks(
     assert "gpt-oracle" in capsys.readouterr().err
     args = parse(["bench", "report", "--out", str(tmp_path / "empty")])
     assert args.func(args) == 2
+
+
+def test_the_naive_agent_says_why_it_cannot_run_on_a_model_without_tool_calls() -> None:
+    from agent.baselines import get_system
+    from agent.settings import Settings
+
+    local = get_system("remsa-naive", Settings(llm={"provider": "llamacpp"}))  # type: ignore[arg-type]
+    reason = local.unavailable_reason()
+    assert reason is not None and "tool calling" in reason and "--llm openai:" in reason
+    pick = local.select("flood mapping with Sentinel-1", 3)
+    assert pick.status == "skipped" and pick.detail == reason
+    served = Settings(llm={"provider": "openai", "model": "m", "base_url": "http://127.0.0.1:9"})  # type: ignore[arg-type]
+    assert get_system("remsa-naive", served).unavailable_reason() is None
+    assert get_system("remsa-naive", Settings()).unavailable_reason() is not None  # no LLM at all
