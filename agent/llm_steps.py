@@ -16,6 +16,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, Field, TypeAdapter, ValidationError
 
 from agent.errors import LLMError
+from agent.llm_guard import copied, guarded
 from agent.llm_reading import LLMQuery, ReadingChecks
 from agent.query import StructuredQuery
 from agent.selection import RankedModel, TraceStep
@@ -24,7 +25,6 @@ from agent.systems import ClarificationQuestion
 from prompts import render
 from rsfmd.vocab import get_vocabulary, term_key
 from tools.candidate import Candidate
-from tools.fit import availability_fit
 
 __all__ = ["ExplanationItem", "LLMQuery", "LLMSteps", "RankItem", "parse_json"]
 
@@ -96,17 +96,6 @@ def bounded(schema: dict[str, Any], top: bool = True) -> dict[str, Any]:
     elif kind == "array":
         out.setdefault("maxItems", DECODING_BOUNDS["top_maxItems" if top else "maxItems"])
     return out
-
-
-def _copied(lines: list[str], prompt: str) -> bool:
-    """Whether every line (of some length) is text of the prompt itself: an echo, not a judgment."""
-    said = [" ".join(line.lower().split()) for line in lines if len(line.strip()) >= 12]
-    return bool(said) and all(line in prompt for line in said)
-
-
-def _tier(c: Candidate) -> tuple[bool, bool]:
-    """(a closest match only, weights not known to be public): the re-rank never crosses these."""
-    return bool(c.relaxed), availability_fit(c.record)[0] < 1.0
 
 
 class LLMSteps:
@@ -285,10 +274,22 @@ class LLMSteps:
         return query
 
     # -- re-rank ------------------------------------------------------------------------------------
-    def rerank(self, query: StructuredQuery, ranked: list[Candidate]) -> list[Candidate]:
-        """Candidates in the LLM's order (unknown names dropped, unmentioned ones kept after)."""
-        if self._off("rerank"):
-            return ranked
+    def rerank(
+        self, query: StructuredQuery, ranked: list[Candidate], offline: StructuredQuery | None = None
+    ) -> list[Candidate]:
+        """Candidates in the LLM's order (unknown names dropped, unmentioned ones kept after), within
+        the tiers of ``agent.llm_guard`` (``offline``: the task as the rules read it)."""
+        ordered = ranked if self._off("rerank") else self._rerank(query, ranked)
+        kept = guarded(ordered, offline)
+        if kept != ordered:
+            self._event(
+                "llm:rerank",
+                "kept within the evidence's tiers: models meeting every constraint, and what the "
+                "offline reading requires, first, then those with public weights",
+            )
+        return kept
+
+    def _rerank(self, query: StructuredQuery, ranked: list[Candidate]) -> list[Candidate]:
         lines = []
         for i, c in enumerate(ranked, start=1):
             r = c.record
@@ -322,7 +323,7 @@ class LLMSteps:
             if candidate is None:
                 self._event("llm:rerank", f"ignored {item.model!r}: not a candidate from RS-FMD")
                 continue
-            if _copied(item.reason, example):
+            if copied(item.reason, example):
                 self._event("llm:rerank", f"ignored {item.model!r}: its reasons copy the prompt's example")
                 continue
             if candidate not in ordered:
@@ -330,17 +331,7 @@ class LLMSteps:
         if not ordered:
             self._fallback("re-ranking", "re-ranking named no known candidate; offline ranking kept")
             return ranked
-        reordered = ordered + [c for c in ranked if c not in ordered]
-        # The LLM orders within the tiers the evidence sets, never across them: models meeting every
-        # hard constraint before closest matches, and models whose weights are public before others.
-        guarded = sorted(reordered, key=_tier)
-        if guarded != reordered:
-            self._event(
-                "llm:rerank",
-                "kept within the evidence's tiers: models meeting every constraint first, then those "
-                "with public weights",
-            )
-        return guarded
+        return ordered + [c for c in ranked if c not in ordered]
 
     # -- explain ------------------------------------------------------------------------------------
     def explain(

@@ -60,6 +60,7 @@ class Turn:
     k: int
     clarify: bool
     query: StructuredQuery = field(default_factory=StructuredQuery)
+    offline_query: StructuredQuery | None = None  # as the rules alone read it (guards an LLM's re-rank)
     rounds: int = 0
     asked: set[str] = field(default_factory=set)
     notes: list[str] = field(default_factory=list)
@@ -169,7 +170,7 @@ class Orchestrator:
         )
         # Rules fill what the LLM missed; the LLM's values win where both speak.
         merged = rules.query if parsed is None else rules.query.merged_with(parsed)
-        turn.query = turn.query.merged_with(merged)
+        turn.query, turn.offline_query = turn.query.merged_with(merged), turn.query.merged_with(rules.query)
         turn.notes.extend(rules.notes)
         if rules.language and parsed is None:
             turn.notes.append(answer_notes.not_english(rules.language))
@@ -301,7 +302,7 @@ class Orchestrator:
         if self.llm is not None and ranked and not self._will_ask(turn, low and asks):
             # Only a ranking that is shown is re-ranked: a turn that asks first shows none.
             cut = max(10, turn.k * 3)
-            ranked = self.llm.rerank(turn.query, ranked[:cut]) + ranked[cut:]
+            ranked = self.llm.rerank(turn.query, ranked[:cut], turn.offline_query) + ranked[cut:]
         if turn.answer_in_full:
             # 'which models take LiDAR?': those taking LiDAR itself before those taking a DEM.
             ranked = sorted(ranked, key=lambda c: c.record.model_id not in turn.answer_in_full)

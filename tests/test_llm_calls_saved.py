@@ -84,3 +84,28 @@ def test_the_re_rank_never_puts_models_without_public_weights_first() -> None:
     order = [c.record.model_id for c in steps.rerank(StructuredQuery(), ranked)]
     assert order == [*public, hidden]
     assert any("tiers" in e.detail for e in steps.drain())
+
+
+def test_what_the_rules_read_comes_first_whatever_the_llm_read_or_ranked() -> None:
+    import json
+
+    from rsfmd.loader import load_records
+    from tools.candidate import Candidate
+
+    by_id = {r.model_id: r for r in load_records()}
+    # The LLM's reading added Location, which let a location encoder in beside the SAR models.
+    located = by_id["csp"]
+    assert "SAR" not in located.modalities
+    imagery = [
+        m for m in ("ssl4eo-s12", "croma") if by_id[m].weights_released and "SAR" in by_id[m].modalities
+    ]
+    assert len(imagery) == 2
+    ranked = [Candidate(record=by_id[m]) for m in imagery] + [Candidate(record=located)]
+    reply = json.dumps([{"model": located.model_name, "rank": 1, "reason": ["uses location"]}])
+    steps = LLMSteps(FakeListChatModel(responses=[reply]), "fake")
+    rules = StructuredQuery(modality=["SAR"])
+    order = [c.record.model_id for c in steps.rerank(StructuredQuery(), ranked, rules)]
+    assert order[-1] == "csp" and order[:-1] == imagery
+    # Without the rules' reading, only the other tiers apply (csp's weights are public).
+    steps = LLMSteps(FakeListChatModel(responses=[reply]), "fake")
+    assert steps.rerank(StructuredQuery(), ranked)[0].record.model_id == "csp"

@@ -1,0 +1,30 @@
+"""What an LLM may not change in a ranking: the tiers the evidence and the offline reading set.
+
+An LLM orders candidates only within these tiers, never across them: models that meet every hard
+constraint before closest matches; models that meet what the offline rules read in the task before
+those that pass only because the LLM's reading widened it (an extra modality lets a model in); and
+models whose weights are public before the others.
+"""
+
+from __future__ import annotations
+
+from agent.query import StructuredQuery
+from tools.candidate import Candidate
+from tools.filtering import violations
+from tools.fit import availability_fit
+
+
+def copied(lines: list[str], prompt: str) -> bool:
+    """Whether every line (of some length) is text of the prompt itself: an echo, not a judgment."""
+    said = [" ".join(line.lower().split()) for line in lines if len(line.strip()) >= 12]
+    return bool(said) and all(line in prompt for line in said)
+
+
+def guarded(ranked: list[Candidate], offline: StructuredQuery | None) -> list[Candidate]:
+    """``ranked`` in its order within the tiers, the tiers in order (``offline``: the rules' reading)."""
+
+    def tier(c: Candidate) -> tuple[bool, bool, bool]:
+        widened = offline is not None and bool(violations(c.record, offline))
+        return bool(c.relaxed), widened, availability_fit(c.record)[0] < 1.0
+
+    return sorted(ranked, key=tier)
