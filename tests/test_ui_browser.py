@@ -73,8 +73,17 @@ def _serve(factory: pytest.TempPathFactory, env: dict[str, str]) -> Iterator[str
 
         settings = Settings()
         demo = build_app(settings)
-        port = _free_port()
-        launch_app(demo, settings, host="127.0.0.1", port=port, share=False, prevent_thread_lock=True)
+        for attempt in range(3):
+            # Gradio checks that the address answers within a few seconds; on a machine busy with
+            # other work that check can miss once, so the launch is tried again on a new port.
+            port = _free_port()
+            try:
+                launch_app(demo, settings, host="127.0.0.1", port=port, share=False, prevent_thread_lock=True)
+                break
+            except ValueError:
+                demo.close()
+                if attempt == 2:
+                    raise
         try:
             yield f"http://127.0.0.1:{port}/"
         finally:
