@@ -198,7 +198,7 @@ class RemsaNaiveSystem(_NeedsLLM):
 
     def unavailable_reason(self) -> str | None:
         """Unavailable without an LLM, or with one that cannot call tools (the in-process llama.cpp)."""
-        if reason := _no_llm(self.settings):
+        if reason := super().unavailable_reason():
             return reason
         if self.settings.llm.provider == "llamacpp":
             return (

@@ -298,24 +298,25 @@ class Orchestrator:
         ranked = score_candidates(turn.candidates, turn.query, self.resources.evidence, predict, unevidenced)
         asks = not (turn.named_only or asks_the_catalogue(turn.text, turn.query))
         # Whether to ask is decided on the evidence ranking, not on an LLM's reordering of it.
-        low = self._confidence(turn, ranked) < self.settings.orchestrator.confidence_threshold
+        confidence, gap = self._confidence(turn, ranked)
+        low = confidence < self.settings.orchestrator.confidence_threshold
         if self.llm is not None and ranked and not self._will_ask(turn, low and asks):
             # Only a ranking that is shown is re-ranked: a turn that asks first shows none.
             cut = max(10, turn.k * 3)
             ranked = self.llm.rerank(turn.query, ranked[:cut], turn.offline_query) + ranked[cut:]
+            confidence, gap = self._confidence(turn, ranked)
         if turn.answer_in_full:
             # 'which models take LiDAR?': those taking LiDAR itself before those taking a DEM.
             ranked = sorted(ranked, key=lambda c: c.record.model_id not in turn.answer_in_full)
+            confidence, gap = self._confidence(turn, ranked)
         turn.ranked = ranked
         application = turn.query.application
         if application and unevidenced and (built := answer_notes.built_for(ranked, application)):
             turn.notes.append(built)
         turn.notes.extend(imagery_not_shown(ranked, turn.k, turn.query))
-        turn.confidence = overall_confidence(ranked, turn.k, turn.query)
-        if gap := no_known_fit(ranked[: turn.k], turn.query):
-            # Said first, and the answer is no more confident than a guess among the closest.
-            turn.answer(gap)
-            turn.confidence = min(turn.confidence, NO_KNOWN_FIT_CONFIDENCE)
+        turn.confidence = confidence
+        if gap:
+            turn.answer(gap)  # said first
         self._note(turn, f"ranked {len(ranked)}; overall confidence {turn.confidence:.2f}")
         if turn.questions and turn.clarify_reason == "too_many":
             return "clarify"
@@ -343,32 +344,29 @@ class Orchestrator:
 
     # -- helpers ----------------------------------------------------------------------------------
     @staticmethod
-    def _confidence(turn: Turn, ranked: list[Candidate]) -> float:
-        """The overall confidence of ``ranked``'s top k, no higher than a guess when none fits."""
+    def _confidence(turn: Turn, ranked: list[Candidate]) -> tuple[float, str | None]:
+        """The overall confidence of ``ranked``'s top k, and why no model is known to fit when none
+        is (the answer is then no more confident than a guess among the closest)."""
         confidence = overall_confidence(ranked, turn.k, turn.query)
-        if no_known_fit(ranked[: turn.k], turn.query):
-            confidence = min(confidence, NO_KNOWN_FIT_CONFIDENCE)
-        return confidence
+        gap = no_known_fit(ranked[: turn.k], turn.query)
+        return (min(confidence, NO_KNOWN_FIT_CONFIDENCE) if gap else confidence), gap
 
     def _will_ask(self, turn: Turn, low: bool) -> bool:
         """Whether the turn will end in questions (then no ranking is shown, so no LLM re-rank)."""
         if turn.questions and turn.clarify_reason == "too_many":
             return True
-        return (
-            low
-            and self._may_clarify(turn)
-            and not turn.named_models
-            and bool(questions_for(turn.query, "low_confidence", turn.asked))
-        )
+        return low and not turn.named_models and bool(self._questions(turn, "low_confidence"))
 
     def _may_clarify(self, turn: Turn) -> bool:
         return turn.clarify and turn.rounds < self.settings.orchestrator.max_clarification_rounds
 
+    def _questions(self, turn: Turn, reason: str) -> list[ClarificationQuestion]:
+        """Questions for ``reason`` when a round of them remains."""
+        return questions_for(turn.query, reason, turn.asked) if self._may_clarify(turn) else []
+
     def _queue_questions(self, turn: Turn, reason: str) -> bool:
         """Queue questions for ``reason`` when a round remains and a field is left to ask about."""
-        if not self._may_clarify(turn):
-            return False
-        questions = questions_for(turn.query, reason, turn.asked)
+        questions = self._questions(turn, reason)
         if questions and turn.named_models:
             # 'compare DOFA and CROMA for SAR flood mapping': asked about models by name, the user
             # gets them ranked for the task now, and what would sharpen the answer.

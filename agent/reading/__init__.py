@@ -9,8 +9,9 @@ set aside with their role, which the answer shows ("read as background: Landsat,
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, cached_property
 from importlib import resources
 
 from agent.reading.context import ROLE_WORDS, Role, RoleSpan, role_spans
@@ -28,19 +29,17 @@ class Reading:
     spans: tuple[RoleSpan, ...]
     set_aside: dict[Role, tuple[str, ...]] = field(default_factory=dict)
 
-    @property
+    @cached_property
     def required_text(self) -> str:
         """The message with every stretch of another role blanked (same offsets); what it rules
         out ('a GPU is out of the question') is restated after it as a negation ('no GPU'), which
         the reader of requirements already understands."""
-        chars = list(self.text)
-        for span in self.spans:
-            for i in range(span.start, min(span.end, len(chars))):
-                chars[i] = " "
         ruled_out = [_subject(self.text[s.start : s.end], s.cue) for s in self.spans if s.role == "excluded"]
         # A restatement is read like any text: 'no 7B chat model' is itself set aside by its row.
-        restated = "".join(_blanked(f"; no {words}") for words in ruled_out if words)
-        return "".join(chars) + restated
+        restated = "".join(
+            _blank(f"; no {words}", role_spans(f"; no {words}")) for words in ruled_out if words
+        )
+        return _blank(self.text, self.spans) + restated
 
     def role_of(self, start: int, end: int) -> Role | None:
         """The role of the stretch [start, end) when a role span covers it, else None (required)."""
@@ -64,10 +63,12 @@ class Reading:
 _ARTICLE = re.compile(r"^(?:(?:and|or|but|so|also|then|a|an|the|any)\s+)+", re.IGNORECASE)
 
 
-def _blanked(text: str) -> str:
+def _blank(text: str, spans: Iterable[RoleSpan]) -> str:
+    """``text`` with the stretches of ``spans`` blanked (same length, same offsets)."""
     chars = list(text)
-    for span in role_spans(text):
-        chars[span.start : span.end] = " " * (span.end - span.start)
+    for span in spans:
+        end = min(span.end, len(chars))
+        chars[span.start : end] = " " * (end - span.start)
     return "".join(chars)
 
 
