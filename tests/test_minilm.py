@@ -59,6 +59,13 @@ def test_rows_follow_input_order_whatever_the_batching(both: tuple[np.ndarray, n
     assert float(fast[0] @ fast[1]) < 0.9
 
 
+def test_a_long_text_split_over_two_threads_gives_the_reference_vector() -> None:
+    model = MiniLMEncoder()._load()
+    for i in (1, 5):  # 20 tokens, and the 128 tokens the encoder reads of a long text
+        ids, _ = model._tokenize([TEXTS[i]])
+        assert np.abs(model._forward_rows(ids)[0] - np.load(REFERENCE)[i]).max() < 1e-5
+
+
 def test_unknown_backend_is_refused_with_the_choices() -> None:
     with pytest.raises(ValueError, match="numpy, sentence-transformers"):
         MiniLMEncoder(backend="onnx")

@@ -77,6 +77,11 @@ def _gelu(x: np.ndarray) -> np.ndarray:
     return y
 
 
+# Tokens from which one text's pass is split over two threads (measured on 2 cores: 128 tokens in
+# 34 ms instead of 42 ms with a two-thread BLAS, 100 in 30 instead of 32; 64 tokens in 21 ms instead of 20).
+_ROWS_SPLIT_FROM = 80
+
+
 class NumpyMiniLM:
     """Sentence embeddings of all-MiniLM-L6-v2 from its packaged weights, computed with numpy."""
 
@@ -105,6 +110,7 @@ class NumpyMiniLM:
         self._token_type = w["embeddings.token_type_embeddings.weight"][0]
         self._emb_ln = (w["embeddings.LayerNorm.weight"], w["embeddings.LayerNorm.bias"])
         self._layers = [self._layer(w, i) for i in range(int(config["num_hidden_layers"]))]
+        self._rows: tuple[ThreadPoolExecutor, Any] | None = None
 
     @staticmethod
     def _layer(w: dict[str, np.ndarray], i: int) -> _Layer:
@@ -169,6 +175,70 @@ class NumpyMiniLM:
         norms = np.linalg.norm(pooled, axis=1, keepdims=True)
         return np.asarray(pooled / np.clip(norms, 1e-12, None), dtype=np.float32)
 
+    def _forward_rows(self, ids: np.ndarray) -> np.ndarray:
+        """One text's pass with its tokens split in two row blocks, one on a helper thread.
+
+        Everything in a layer but attention is row by row, and attention needs only the keys and
+        values of every row: so each block runs its attention, the rest of the layer and the next
+        layer's projections on its own, and the blocks meet once a layer to share keys and values.
+        The element-wise steps then run on both cores too. Same values as ``_forward`` (to float32
+        rounding).
+        """
+        length = ids.shape[1]
+        x = self._word[ids[0]] + self._position[:length] + self._token_type
+        x = _layer_norm(x, *self._emb_ln, self._eps)
+        half = length // 2
+        helper, limit = self._row_workers()
+        with limit(limits=1, user_api="blas"):
+            x = self._row_layers([x[:half], x[half:]], helper)
+        pooled = x.mean(axis=0, keepdims=True)
+        return np.asarray(pooled / max(float(np.linalg.norm(pooled)), 1e-12), dtype=np.float32)
+
+    def _row_layers(self, xs: list[np.ndarray], helper: ThreadPoolExecutor) -> np.ndarray:
+        hidden = xs[0].shape[1]
+        heads, head_dim = self._heads, hidden // self._heads
+        scale = np.float32(1.0 / np.sqrt(head_dim))
+        layers = self._layers
+
+        def project(x: np.ndarray, layer: _Layer) -> np.ndarray:
+            return np.asarray(x @ layer.qkv_w + layer.qkv_b).reshape(-1, 3, heads, head_dim)
+
+        def layer_of(
+            x: np.ndarray, qkv: np.ndarray, i: int, k_t: np.ndarray, v: np.ndarray
+        ) -> tuple[np.ndarray, np.ndarray | None]:
+            layer = layers[i]
+            scores = np.ascontiguousarray(qkv[:, 0].transpose(1, 0, 2)) @ k_t
+            scores *= scale
+            scores -= scores.max(axis=-1, keepdims=True)
+            np.exp(scores, out=scores)
+            scores /= scores.sum(axis=-1, keepdims=True)
+            context = (scores @ v).transpose(1, 0, 2).reshape(-1, hidden)
+            h = _layer_norm(x + context @ layer.out_w + layer.out_b, layer.ln1_w, layer.ln1_b, self._eps)
+            up = _gelu(h @ layer.up_w + layer.up_b)
+            out = _layer_norm(h + up @ layer.down_w + layer.down_b, layer.ln2_w, layer.ln2_b, self._eps)
+            return out, (project(out, layers[i + 1]) if i + 1 < len(layers) else None)
+
+        later = helper.submit(project, xs[1], layers[0])
+        qkvs = [project(xs[0], layers[0]), later.result()]
+        for i in range(len(layers)):
+            qkv = np.concatenate(qkvs)
+            k_t = np.ascontiguousarray(qkv[:, 1].transpose(1, 2, 0))
+            v = np.ascontiguousarray(qkv[:, 2].transpose(1, 0, 2))
+            later_layer = helper.submit(layer_of, xs[1], qkvs[1], i, k_t, v)
+            first, second = layer_of(xs[0], qkvs[0], i, k_t, v), later_layer.result()
+            xs = [first[0], second[0]]
+            qkvs = [q for q in (first[1], second[1]) if q is not None]
+        return np.concatenate(xs)
+
+    def _row_workers(self) -> tuple[ThreadPoolExecutor, Any]:
+        """The helper thread of one-text passes, and a BLAS thread limiter whose library lookup is
+        done once (a fresh ``threadpool_limits`` looks the libraries up again each time)."""
+        if self._rows is None:
+            from threadpoolctl import ThreadpoolController
+
+            self._rows = (ThreadPoolExecutor(max_workers=1), ThreadpoolController().limit)
+        return self._rows
+
     def encode(self, texts: Sequence[str], batch_size: int = 16) -> np.ndarray:
         """L2-normalised 384-d rows, in the order of ``texts``.
 
@@ -179,6 +249,10 @@ class NumpyMiniLM:
         """
         if not texts:
             return np.zeros((0, self._word.shape[1]), dtype=np.float32)
+        if len(texts) == 1 and (os.cpu_count() or 1) >= 2:
+            ids, mask = self._tokenize(texts)
+            # A short text is done before two threads would pay for their hand-offs.
+            return self._forward_rows(ids) if ids.shape[1] >= _ROWS_SPLIT_FROM else self._forward(ids, mask)
         order = sorted(range(len(texts)), key=lambda i: -len(texts[i]))
         out = np.zeros((len(texts), self._word.shape[1]), dtype=np.float32)
         chunks = [order[start : start + batch_size] for start in range(0, len(order), batch_size)]
