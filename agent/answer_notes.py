@@ -164,6 +164,16 @@ def llm_fell_back(engine: str, stages: list[str]) -> str:
     )
 
 
+def not_widened(entries: list[str]) -> list[str]:
+    """The LLM's reading named more inputs than the text's own words: kept out of the search."""
+    if not entries:
+        return []
+    return [
+        f"The LLM's reading also named {', '.join(entries)}; the task's own words name other inputs, "
+        "so only those are searched"
+    ]
+
+
 def not_english(language: str) -> str:
     """The task seems written in another language, which only an LLM reads."""
     return (

@@ -22,15 +22,28 @@ class LlamaCppChat(BaseChatModel):
 
     @classmethod
     def from_path(
-        cls, path: Path, *, max_tokens: int, temperature: float, context_tokens: int = 8192
+        cls,
+        path: Path,
+        *,
+        max_tokens: int,
+        temperature: float,
+        context_tokens: int = 8192,
+        threads: int | None = None,
     ) -> LlamaCppChat:
         """Load the GGUF file on CPU; ImportError when the extra is missing.
 
-        The chat template is the one stored in the GGUF file (llama.cpp reads it).
+        The chat template is the one stored in the GGUF file (llama.cpp reads it). ``threads`` sets
+        both the prompt's and the reply's threads (None: llama.cpp's defaults).
         """
         from llama_cpp import Llama
 
-        client = Llama(model_path=str(path), n_ctx=context_tokens, verbose=False)
+        client = Llama(
+            model_path=str(path),
+            n_ctx=context_tokens,
+            verbose=False,
+            n_threads=threads,
+            n_threads_batch=threads,
+        )
         return cls(client=client, max_tokens=max_tokens, temperature=temperature)
 
     @property

@@ -128,6 +128,7 @@ def make_chat_model(settings: Settings) -> Any:
                 max_tokens=llm.max_tokens,
                 temperature=llm.temperature,
                 context_tokens=llm.context_tokens,
+                threads=llm.threads,
             )
         except ImportError as exc:
             raise ConfigurationError(

@@ -1,5 +1,9 @@
 """What an LLM may not change in a ranking: the tiers the evidence and the offline reading set.
 
+An LLM's reading fills what the rules left empty but does not widen a list they filled: requested
+modalities and sensors are alternatives (a model fits if it takes any), so an entry only the LLM
+read lets in, and scores up, models the rules' reading keeps out.
+
 An LLM orders candidates only within these tiers, never across them: models that meet every hard
 constraint before closest matches; models that meet what the offline rules read in the task before
 those that pass only because the LLM's reading widened it (an extra modality lets a model in); and
@@ -10,8 +14,31 @@ from __future__ import annotations
 
 from agent.query import StructuredQuery
 from tools.candidate import Candidate
-from tools.filtering import violations
+from tools.filtering import requested_modalities, violations
 from tools.fit import availability_fit
+
+# Query lists whose entries are alternatives (tools/filtering.py: a model takes any of them).
+WIDENING = ("modality", "sensor")
+
+
+def within_rules(
+    parsed: StructuredQuery | None, rules: StructuredQuery
+) -> tuple[StructuredQuery | None, list[str]]:
+    """The LLM's reading (None: none) without the entries that would widen a list the rules
+    filled, and those entries (said in the answer's notes)."""
+    updates: dict[str, list[str]] = {}
+    dropped: list[str] = []
+    if parsed is None:
+        return None, dropped
+    for name in WIDENING:
+        theirs, ours = getattr(parsed, name), getattr(rules, name)
+        extra = [
+            v for v in theirs if v not in ours and (name != "modality" or v in requested_modalities(parsed))
+        ]
+        if ours and extra:
+            updates[name] = [v for v in theirs if v not in extra]
+            dropped += extra
+    return parsed.model_copy(update=updates), dropped
 
 
 def copied(lines: list[str], prompt: str) -> bool:

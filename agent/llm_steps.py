@@ -13,11 +13,12 @@ import time
 from collections.abc import Callable, Collection
 from typing import Any, TypeVar
 
-from pydantic import BaseModel, Field, TypeAdapter, ValidationError
+from pydantic import TypeAdapter, ValidationError
 
 from agent.errors import LLMError
 from agent.llm_guard import copied, guarded
 from agent.llm_reading import LLMQuery, ReadingChecks
+from agent.llm_replies import ExplanationItem, RankItem, bounded, parse_json, rerank_schema
 from agent.query import StructuredQuery
 from agent.selection import RankedModel, TraceStep
 from agent.settings import Settings
@@ -43,59 +44,6 @@ REPLY_TOKENS = {
 # Readings kept per LLMSteps (one per session in the app): a clarification round re-reads the
 # same text, and a small model takes tens of seconds per reading on a CPU.
 _READINGS_KEPT = 32
-
-
-class RankItem(BaseModel):
-    """One entry of the re-ranker's list."""
-
-    model: str
-    rank: int
-    reason: list[str] = Field(default_factory=list)
-
-
-class ExplanationItem(BaseModel):
-    """One entry of the explainer's list."""
-
-    model_name: str
-    explanation: list[str] = Field(min_length=1)
-    trade_offs: list[str] = Field(default_factory=list)
-
-
-def parse_json(text: str, adapter: TypeAdapter[T]) -> T:
-    """Validate a reply as JSON; a reply wrapped in one Markdown code fence is unwrapped first."""
-    body = text.strip()
-    if body.startswith("```"):
-        body = body.split("\n", 1)[1] if "\n" in body else ""
-        body = body.rsplit("```", 1)[0]
-    return adapter.validate_json(body)
-
-
-# Bounds of a reply decoded under its schema: a model that runs on must close its strings and
-# lists, so the reply ends as valid JSON within the step's token cap. Validation stays unbounded.
-DECODING_BOUNDS = {"maxLength": 100, "maxItems": 3, "top_maxItems": 16}
-
-
-def bounded(schema: dict[str, Any], top: bool = True) -> dict[str, Any]:
-    """``schema`` with every string and array given the decoding bounds it does not state (the
-    reply's own list may be longer than the lists inside its items)."""
-    out: dict[str, Any] = {}
-    for key, value in schema.items():
-        if isinstance(value, dict):
-            out[key] = (
-                bounded(value, top=False)
-                if key != "$defs"
-                else {k: bounded(v, False) for k, v in value.items()}
-            )
-        elif isinstance(value, list):
-            out[key] = [bounded(v, top=False) if isinstance(v, dict) else v for v in value]
-        else:
-            out[key] = value
-    kind = schema.get("type")
-    if kind == "string":
-        out.setdefault("maxLength", DECODING_BOUNDS["maxLength"])
-    elif kind == "array":
-        out.setdefault("maxItems", DECODING_BOUNDS["top_maxItems" if top else "maxItems"])
-    return out
 
 
 class LLMSteps:
@@ -207,10 +155,20 @@ class LLMSteps:
         )
         return text
 
-    def _structured(self, step: str, prompt: str, adapter: TypeAdapter[T], tokens: int | None = None) -> T:
-        schema = (
-            bounded(adapter.json_schema()) if self.constrained else None
-        )  # only constrained decoding reads it
+    def _structured(
+        self,
+        step: str,
+        prompt: str,
+        adapter: TypeAdapter[T],
+        tokens: int | None = None,
+        schema: dict[str, Any] | None = None,
+    ) -> T:
+        """The reply validated by ``adapter``; under constrained decoding it is generated under
+        ``schema`` (default: the adapter's schema, bounded)."""
+        if not self.constrained:
+            schema = None  # only constrained decoding reads it
+        elif schema is None:
+            schema = bounded(adapter.json_schema())
         self._reask = ""
         text = self._complete(step, prompt, schema, tokens)
         try:
@@ -306,9 +264,10 @@ class LLMSteps:
         prompt = render(
             "rerank", query=query.model_dump_json(exclude_defaults=True), candidates="\n".join(lines)
         )
+        adapter = TypeAdapter(list[RankItem])
         try:
             tokens = REPLY_TOKENS["rerank"] + REPLY_TOKENS["rerank_per_model"] * len(ranked)
-            items = self._structured("rerank", prompt, TypeAdapter(list[RankItem]), tokens)
+            items = self._structured("rerank", prompt, adapter, tokens, rerank_schema(adapter, ranked))
         except LLMError as exc:
             self._fallback("re-ranking", f"re-ranking failed ({exc}); offline ranking kept")
             return ranked

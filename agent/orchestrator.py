@@ -24,6 +24,7 @@ from agent.catalogue_questions import asks_the_catalogue
 from agent.errors import InputError
 from agent.imagery_groups import imagery_not_shown
 from agent.interpreter import interpret
+from agent.llm_guard import within_rules
 from agent.memory_offers import MemoryOffers
 from agent.memory_recall import recall
 from agent.named_models import read_model_names
@@ -168,10 +169,11 @@ class Orchestrator:
         turn.notes.extend(
             n for n in [*reading.notes(), *not_held(reading.required_text)] if n not in turn.notes
         )
-        # Rules fill what the LLM missed; the LLM's values win where both speak.
+        # Rules fill what the LLM missed; the LLM's values win where both speak, but do not widen.
+        parsed, widened = within_rules(parsed, rules.query)
         merged = rules.query if parsed is None else rules.query.merged_with(parsed)
         turn.query, turn.offline_query = turn.query.merged_with(merged), turn.query.merged_with(rules.query)
-        turn.notes.extend(rules.notes)
+        turn.notes.extend([*rules.notes, *answer_notes.not_widened(widened)])
         if rules.language and parsed is None:
             turn.notes.append(answer_notes.not_english(rules.language))
         if how := answer_notes.how_it_works(turn.text):

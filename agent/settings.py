@@ -98,6 +98,13 @@ class LLMSettings(_Section):
     context_tokens: int = Field(
         default=8192, ge=512, description="Context window for a local GGUF model (llamacpp provider)."
     )
+    threads: int | None = Field(
+        default=None,
+        ge=1,
+        description="CPU threads of a local GGUF model (llamacpp provider); unset: llama.cpp's default. "
+        "Two processes sharing the cores should each get a share: busy-waiting threads slow down a lot "
+        "when they outnumber the cores.",
+    )
 
 
 class MemorySettings(_Section):

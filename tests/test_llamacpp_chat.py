@@ -75,3 +75,28 @@ def test_missing_extra_names_the_install(tmp_path: Path) -> None:
             make_chat_model(settings)
     finally:
         forbid_model_requests(True)
+
+
+def test_the_threads_setting_reaches_both_of_llama_cpps_thread_counts(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import sys
+    import types
+
+    opened: list[dict[str, Any]] = []
+
+    class RecordingLlama:
+        def __init__(self, **kwargs: Any) -> None:
+            opened.append(kwargs)
+
+    monkeypatch.setitem(sys.modules, "llama_cpp", types.SimpleNamespace(Llama=RecordingLlama))
+    model = tmp_path / "model.gguf"
+    model.write_bytes(b"GGUF")
+    forbid_model_requests(False)
+    try:
+        for threads in (1, None):
+            settings = Settings(llm={"provider": "llamacpp", "model_path": model, "threads": threads})  # type: ignore[arg-type]
+            make_chat_model(settings)
+    finally:
+        forbid_model_requests(True)
+    assert [(o["n_threads"], o["n_threads_batch"]) for o in opened] == [(1, 1), (None, None)]

@@ -109,3 +109,61 @@ def test_what_the_rules_read_comes_first_whatever_the_llm_read_or_ranked() -> No
     # Without the rules' reading, only the other tiers apply (csp's weights are public).
     steps = LLMSteps(FakeListChatModel(responses=[reply]), "fake")
     assert steps.rerank(StructuredQuery(), ranked)[0].record.model_id == "csp"
+
+
+def test_an_llm_reading_fills_empty_lists_but_does_not_widen_the_rules_inputs() -> None:
+    from agent.llm_guard import within_rules
+
+    rules = StructuredQuery(modality=["SAR"], sensor=["Sentinel-1"])
+    llm = StructuredQuery(modality=["SAR", "Location", "Multi-temporal"], sensor=["Sentinel-1", "Sentinel-2"])
+    kept, dropped = within_rules(llm, rules)
+    assert kept is not None and kept.modality == ["SAR", "Multi-temporal"] and kept.sensor == ["Sentinel-1"]
+    assert dropped == ["Location", "Sentinel-2"]
+    kept, dropped = within_rules(llm, StructuredQuery(application="flood mapping"))
+    assert kept == llm and dropped == []  # nothing read by the rules: the LLM's lists stand
+    assert within_rules(None, rules) == (None, [])
+
+
+def test_an_llm_reading_that_adds_an_input_lets_no_model_in_and_says_so() -> None:
+    import json
+
+    from agent.api import Session
+    from agent.settings import Settings
+    from tests.fakes import FunctionChat
+
+    reading = json.dumps({"application": "flood mapping", "modality": ["SAR", "Location"]})
+    chat = FunctionChat(lambda prompt: reading if "Convert the user's task" in prompt else "[]")
+    session = Session(Settings(memory={"enabled": False}), k=3, clarify=False, llm=LLMSteps(chat, "fake"))
+    selection = session.ask("Flood mapping with Sentinel-1 SAR, a few labels, one GPU")
+    assert selection.query.modality == ["SAR"]
+    from rsfmd.loader import load_records
+
+    by_id = {r.model_id: r for r in load_records()}
+    assert any("also named Location" in n for n in selection.assumptions)
+    assert selection.models and all("SAR" in by_id[m.model_id].modalities for m in selection.models)
+
+
+def test_a_constrained_re_rank_can_only_name_each_candidate_once_with_one_short_reason() -> None:
+    import json
+    from typing import Any
+
+    from langchain_core.messages import AIMessage
+
+    from rsfmd.loader import load_records
+    from tools.candidate import Candidate
+
+    records = [r for r in load_records() if r.weights_released][:4]
+    seen: list[dict[str, Any]] = []
+
+    class Recording:
+        def invoke(self, prompt: Any, **options: Any) -> AIMessage:
+            seen.append(options)
+            return AIMessage(content=json.dumps([{"model": records[2].model_name, "rank": 1}]))
+
+    steps = LLMSteps(Recording(), "rec", constrained=True)
+    order = steps.rerank(StructuredQuery(), [Candidate(record=r) for r in records])
+    schema = seen[0]["response_format"]["schema"]
+    item = schema["$defs"]["RankItem"]["properties"]
+    assert item["model"]["enum"] == [r.model_name for r in records]
+    assert item["reason"]["maxItems"] == 1 and schema["maxItems"] == 4
+    assert [c.record.model_id for c in order][:2] == [records[2].model_id, records[0].model_id]
