@@ -224,3 +224,36 @@ def test_a_size_ruled_out_is_a_limit() -> None:
     assert query.compute.max_parameters_m == 100 and query.compute.min_parameters_m is None
     assert _query("no model over 300M parameters please").compute.max_parameters_m == 300
     assert _query("models over 1B parameters").compute.min_parameters_m == 1000
+
+
+def test_what_other_models_were_trained_on_is_background() -> None:
+    query = _query(
+        "I work with AVIRIS-NG airborne data for vegetation species mapping. The big EO models are trained "
+        "on Sentinel-2 or Landsat, and even the hyperspectral ones mostly use EnMAP at 30 m. Which model can "
+        "be adapted to airborne imaging spectroscopy?"
+    )
+    assert query.sensor == ["AVIRIS"] and query.modality == ["Hyperspectral"]
+    drone = _query(
+        "We fly a 5-band multispectral camera on a drone over vineyards. Foundation models seem to be either "
+        "RGB-only or built for 10 m satellites. Which one could be adapted?"
+    )
+    assert drone.modality == ["Multispectral"]
+    # Asking which models were trained on a dataset is no statement about other models.
+    assert read("which models were trained on SSL4EO-S12?").set_aside == {}
+
+
+def test_a_baseline_that_plateaus_is_a_reference_not_a_required_backbone() -> None:
+    text = "6,000 SAR ship chips from Gaofen-3. Our ResNet trained from ImageNet plateaus around 80% OA."
+    assert _query(text).architectures == []
+    assert "ResNet" not in read(text).required_text
+
+
+def test_an_edge_that_is_no_device_and_a_priority_said_to_matter_less() -> None:
+    query = _query(
+        "Sub-metre canopy height from 30 cm aerial RGB and airborne LiDAR. Accuracy at the crown edge "
+        "matters "
+        "more than speed."
+    )
+    assert query.compute.device_class is None and "speed" not in query.priorities
+    for device in ("Ship detection on the edge with Sentinel-1", "crop mapping with edge computing limits"):
+        assert _query(device).compute.device_class == "edge"
