@@ -257,3 +257,11 @@ def test_an_edge_that_is_no_device_and_a_priority_said_to_matter_less() -> None:
     assert query.compute.device_class is None and "speed" not in query.priorities
     for device in ("Ship detection on the edge with Sentinel-1", "crop mapping with edge computing limits"):
         assert _query(device).compute.device_class == "edge"
+
+
+def test_descriptions_written_beside_image_pairs_are_a_text_input() -> None:
+    query = _query(
+        "We have pre/post VHR pairs and short damage descriptions written by field teams. I want a model "
+        "that takes the image pair plus that text and answers questions about the damage."
+    )
+    assert {"Text", "Multi-temporal"} <= set(query.modality)
