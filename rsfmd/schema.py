@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 from enum import StrEnum
+from functools import cache
 from typing import Annotated, Any
 
 from pydantic import (
@@ -70,6 +71,14 @@ _ARCHITECTURES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("Mamba", re.compile(r"\b(?:v?mamba|state[\s-]space)\w*", re.IGNORECASE)),
 )
 ARCHITECTURE_FAMILIES: tuple[str, ...] = tuple(family for family, _ in _ARCHITECTURES)
+
+
+@cache
+def _architecture_families(backbones: str) -> frozenset[str]:
+    """The families the backbone names in ``backbones`` belong to (once per text: rankings ask often)."""
+    return frozenset(family for family, pattern in _ARCHITECTURES if pattern.search(backbones))
+
+
 _TEXT_ENCODER_LLM = re.compile(
     r"\bllm2vec\b[\w\s.-]*|\bllms?[\s-]+(?:based[\s-]+)?text[\s-]+encoders?\b|"
     r"\b(?:m?llms?|gpt-?\w*)[\s-]+(?:generated|written|annotated|produced|refined)\b",
@@ -384,8 +393,9 @@ class ModelRecord(_Strict):
     def architectures(self) -> frozenset[str]:
         """Architecture families of the record's backbones ('CNN', 'transformer', 'Mamba'), from
         their names; empty when no backbone names one."""
-        named = " ".join([self.backbone or "", *(v.backbone or "" for v in self.variants)])
-        return frozenset(family for family, pattern in _ARCHITECTURES if pattern.search(named))
+        return _architecture_families(
+            " ".join([self.backbone or "", *(v.backbone or "" for v in self.variants)])
+        )
 
     @property
     def takes_prompts(self) -> bool:

@@ -116,10 +116,13 @@ class _Result:
 
 def setting_family(bench: Benchmark, rules: AdaptationRules | None = None) -> str | None:
     """The protocol family of a result ('frozen', 'fine-tune', ...), or None when its setting says none."""
-    for family, pattern in (rules or load_rules()).settings:
-        if bench.setting and pattern.search(bench.setting):
-            return family
-    return None
+    return _family(bench.setting, (rules or load_rules()).settings) if bench.setting else None
+
+
+@cache
+def _family(setting: str, families: tuple[tuple[str, re.Pattern[str]], ...]) -> str | None:
+    # Once per setting text: every request reads the settings of thousands of results.
+    return next((family for family, pattern in families if pattern.search(setting)), None)
 
 
 def _label_class(bench: Benchmark, family: str, rules: AdaptationRules) -> str:

@@ -129,6 +129,7 @@ class EvidenceIndex:
         self._columns = dict(columns)
         # A standing depends on the column alone, not on the query: computed once per result.
         self._standings: dict[tuple[str, str, str, str], Standing] = {}
+        self._rows_of: dict[int, tuple[ModelRecord, tuple[_Row, ...]]] = {}
 
     def standing(self, model_id: str, dataset: str, metric: str, setting: str) -> Standing:
         """Where the model's value sits in its column: standing (module docstring), size and rank."""
@@ -152,47 +153,64 @@ class EvidenceIndex:
         closeness = max(0.0, 1.0 - gap / CLOSE_GAP)
         return Standing(max(beaten / len(others), 0.5 * closeness), len(column), 1 + better)
 
+    def _rows(self, record: ModelRecord) -> tuple[_Row, ...]:
+        """The record's results with what the query does not change read once (the record is kept
+        with them, so its id stays its own)."""
+        kept = self._rows_of.get(id(record))
+        if kept is None:
+            rows = tuple(
+                _Row(
+                    b,
+                    bench_application(b),
+                    dataset_identity(b.dataset),
+                    setting_class(b),
+                    tuple(b.values().items()),
+                )
+                for b in record.benchmarks
+            )
+            kept = self._rows_of[id(record)] = (record, rows)
+        return kept[1]
+
     def relevant(self, record: ModelRecord, query: StructuredQuery) -> list[EvidenceItem]:
         """The record's results on the user's application, task type or related tasks, best first."""
         items: list[EvidenceItem] = []
         several_variants = len({b.variant for b in record.benchmarks if b.variant}) > 1
         seen: set[tuple[str, str, float, str]] = set()
         imagery = requested_imagery(query)
-        for bench in record.benchmarks:
-            relevance = _task_relevance(bench, query)
+        named = dataset_identities(query.datasets)
+        for row in self._rows(record):
+            bench = row.bench
+            relevance = _task_relevance(row, query, named)
             if relevance is None:
                 continue
             elsewhere = _imagery_elsewhere(bench.dataset, imagery)
             if elsewhere:
                 # A result on other imagery (an optical benchmark for a SAR task) says less about the task.
                 relevance = _DOWNGRADE[relevance]
-            setting = setting_class(bench)
-            same_data = dataset_identity(bench.dataset)
-            for metric, value in bench.values().items():
+            for metric, value in row.values:
                 # One result reported by two sources (the paper's README and a shared table, under
                 # "UC Merced (8:2 split)" and "UC Merced") is one piece of evidence: keep the first.
-                if (same_data, metric, value, setting) in seen:
+                if (row.identity, metric, value, row.setting) in seen:
                     continue
-                seen.add((same_data, metric, value, setting))
-                place = self.standing(record.model_id, bench.dataset, metric, setting)
+                seen.add((row.identity, metric, value, row.setting))
+                place = self.standing(record.model_id, bench.dataset, metric, row.setting)
                 items.append(
                     EvidenceItem(
                         dataset=bench.dataset,
                         metric=metric,
                         value=value,
-                        setting=setting,
+                        setting=row.setting,
                         relevance=relevance,
                         standing=place.standing,
                         n_models=place.n_models,
                         source_url=bench.source_url,
                         sampling_percentage=bench.sampling_percentage,
                         variant=bench.variant if several_variants else None,
-                        application=bench_application(bench),
+                        application=row.application,
                         rank=place.rank,
                         other_imagery=elsewhere,
                     )
                 )
-        named = dataset_identities(query.datasets)
         items.sort(
             key=lambda i: (
                 -RELEVANCE_WEIGHT[i.relevance],
@@ -207,12 +225,25 @@ class EvidenceIndex:
 _DOWNGRADE = {"application": "task", "task": "related", "related": "related"}
 
 
-def _task_relevance(bench: Benchmark, query: StructuredQuery) -> str | None:
-    on_application = bool(query.application) and bench_application(bench) == query.application
+@dataclass(frozen=True)
+class _Row:
+    """A result and what the query does not change: its application, dataset, protocol, values."""
+
+    bench: Benchmark
+    application: str | None
+    identity: str
+    setting: str
+    values: tuple[tuple[str, float], ...]
+
+
+def _task_relevance(row: _Row, query: StructuredQuery, named: Collection[str]) -> str | None:
+    """'application', 'task' or 'related' (``named``: the identities of the datasets the user named)."""
+    bench = row.bench
+    on_application = bool(query.application) and row.application == query.application
     if query.datasets:
         # The benchmarks the user named come first; other results on the application count as
         # results on the task.
-        if dataset_identity(bench.dataset) in dataset_identities(query.datasets):
+        if row.identity in named:
             return "application"
         if on_application:
             return "task"
