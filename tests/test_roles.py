@@ -265,3 +265,9 @@ def test_descriptions_written_beside_image_pairs_are_a_text_input() -> None:
         "that takes the image pair plus that text and answers questions about the damage."
     )
     assert {"Text", "Multi-temporal"} <= set(query.modality)
+
+
+def test_ice_on_a_lake_is_read_as_the_closest_application() -> None:
+    selection = _select("Per-tile ice vs open water on Lake Ladoga from Sentinel-1 IW GRD, laptop only")
+    assert selection.query.application == "sea ice mapping"
+    assert any("read as the closest one, 'sea ice mapping'" in a for a in selection.assumptions)
