@@ -124,7 +124,7 @@ def availability_fit(record: ModelRecord) -> tuple[float, list[str], bool]:
         return 1.0, ["pretrained weights are public"], True
     if released is False:
         return 0.0, ["no public weights: you would have to ask the authors or pretrain it yourself"], True
-    return 0.3, ["public weights not confirmed"], False
+    return 0.6, ["public weights not confirmed"], False
 
 
 def results_far_from(datasets: list[str], query: StructuredQuery) -> str | None:
