@@ -122,6 +122,7 @@ class CapabilitiesPredictor:
         self.distance, self.key = distance, key
         self._col_of = {c.key: j for j, c in enumerate(columns)}
         self._nearest: dict[tuple[object, ...], list[Column]] = {}
+        self._table: FloatArray | None = None  # gaps of every member, row and column (_member_gaps)
         rows, cols = np.nonzero(~np.isnan(gaps))
         fitted = pairwise_distance(model_points[0][rows], column_points[0][cols], distance)
         self.residual_rms = float(np.sqrt(np.mean((fitted - gaps[rows, cols]) ** 2))) if len(rows) else 0.0
@@ -236,8 +237,11 @@ class CapabilitiesPredictor:
         return int((~np.isnan(self.gaps[rows])).sum())
 
     def _member_gaps(self, row: int, col: int) -> FloatArray:
-        a, b = self.model_points[:, row], self.column_points[:, col]
-        return np.clip(pairwise_distance(a, b, self.distance), 0.0, 1.0)
+        if self._table is None:
+            # Every (member, row, column) gap at once, on first use: a request then only reads them.
+            a, b = self.model_points[:, :, None, :], self.column_points[:, None, :, :]
+            self._table = np.clip(pairwise_distance(a, b, self.distance), 0.0, 1.0)
+        return self._table[:, row, col]
 
     def _uncertainty(self, member_gaps: FloatArray, n_results: int) -> float:
         """Bootstrap spread plus the fit's residual scale shrinking as 1/sqrt(results placing the model).
