@@ -30,11 +30,10 @@ def within_rules(
     dropped: list[str] = []
     if parsed is None:
         return None, dropped
+    inputs = requested_modalities(parsed)  # 'Multi-temporal' is a preference, not an alternative
     for name in WIDENING:
         theirs, ours = getattr(parsed, name), getattr(rules, name)
-        extra = [
-            v for v in theirs if v not in ours and (name != "modality" or v in requested_modalities(parsed))
-        ]
+        extra = [v for v in theirs if v not in ours and (name != "modality" or v in inputs)]
         if ours and extra:
             updates[name] = [v for v in theirs if v not in extra]
             dropped += extra
