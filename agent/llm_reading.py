@@ -16,7 +16,7 @@ from pydantic import BaseModel, Field, ValidationError
 
 from agent.query import Priority, StructuredQuery
 from rsfmd.datasets import find_dataset
-from rsfmd.schema import ARCHITECTURE_FAMILIES
+from rsfmd.traits import ARCHITECTURE_FAMILIES
 from rsfmd.vocab import UnknownTermError, get_vocabulary
 
 # The words a task must use before the LLM's yes/no constraint of that name is believed.

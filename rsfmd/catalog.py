@@ -7,7 +7,8 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from rsfmd.schema import ARCHITECTURE_FAMILIES, ModelRecord
+from rsfmd.schema import ModelRecord
+from rsfmd.traits import ARCHITECTURE_FAMILIES
 from rsfmd.usage import usage_coverage
 from rsfmd.vocab import get_vocabulary, term_key
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 import datetime as dt
 import re
 from enum import StrEnum
-from functools import cache
 from typing import Annotated, Any
 
 from pydantic import (
@@ -25,6 +24,7 @@ from pydantic import (
     model_validator,
 )
 
+from rsfmd.traits import architecture_families, names_a_generative_llm, names_prompts
 from rsfmd.usage import Usage
 from rsfmd.vocab import (
     metric_info,
@@ -36,54 +36,6 @@ from rsfmd.vocab import (
 
 _HTTP_URL: TypeAdapter[HttpUrl] = TypeAdapter(HttpUrl)
 MODEL_ID_PATTERN = r"^[a-z0-9][a-z0-9.+\-]*$"
-
-# A large language model in a backbone or description ('Qwen2.5-VL-7B', 'LLaVA-1.5', 'Vicuna-7B +
-# CLIP'); an LLM used only as a text encoder ('LLM2Vec Llama-3') or to write the training captions
-# ('LLM-generated captions') makes no model that writes text.
-_GENERATIVE_LLM = re.compile(
-    r"\b(?:m?llms?|lvlms?|llava\w*|qwen\w*|vicuna\w*|llama\w*|internvl\w*|minigpt\w*|gpt-?\w*|phi-?\d[\w.]*|"
-    r"mipha\w*|glm-?\w*|longva\w*|large language models?)\b",
-    re.IGNORECASE,
-)
-# A segmenter that takes the user's clicks or boxes: SAM's prompt encoder, kept or retrained.
-_PROMPTS = re.compile(
-    r"\bpromptable\b|\bprompt encoder\b|\binteractive segmentation\b|"
-    r"\b(?:points?|box(?:es)?|clicks?)(?:\s+(?:and|or)\s+(?:points?|box(?:es)?|clicks?))?[\s-]+prompts?\b",
-    re.IGNORECASE,
-)
-# Architecture families named in a backbone ('ResNet-50', 'ViT-B/16', 'Swin-T', 'VMamba').
-_ARCHITECTURES: tuple[tuple[str, re.Pattern[str]], ...] = (
-    (
-        "CNN",
-        re.compile(
-            r"\b(?:resnet|resnext|wide[\s-]resnet|convnext|u-?net|cnns?|efficientnet|mobilenet|vgg|hrnet|"
-            r"densenet|convolutional|regnet|darknet|cspnext|cspdarknet|rn\d+)\w*",
-            re.IGNORECASE,
-        ),
-    ),
-    (
-        "transformer",
-        re.compile(
-            r"\b(?:vit|swin|transformer|deit|beit|hivit|itpn|segformer|twins|perceiver|dinov2)\w*",
-            re.IGNORECASE,
-        ),
-    ),
-    ("Mamba", re.compile(r"\b(?:v?mamba|state[\s-]space)\w*", re.IGNORECASE)),
-)
-ARCHITECTURE_FAMILIES: tuple[str, ...] = tuple(family for family, _ in _ARCHITECTURES)
-
-
-@cache
-def _architecture_families(backbones: str) -> frozenset[str]:
-    """The families the backbone names in ``backbones`` belong to (once per text: rankings ask often)."""
-    return frozenset(family for family, pattern in _ARCHITECTURES if pattern.search(backbones))
-
-
-_TEXT_ENCODER_LLM = re.compile(
-    r"\bllm2vec\b[\w\s.-]*|\bllms?[\s-]+(?:based[\s-]+)?text[\s-]+encoders?\b|"
-    r"\b(?:m?llms?|gpt-?\w*)[\s-]+(?:generated|written|annotated|produced|refined)\b",
-    re.IGNORECASE,
-)
 
 
 def _check_url(value: str) -> str:
@@ -381,8 +333,7 @@ class ModelRecord(_Strict):
         large language model. CLIP-style models answer only by picking from given choices."""
         if "captioning" in self.all_task_types:
             return True
-        described = _TEXT_ENCODER_LLM.sub("", f"{self.backbone or ''} {self.short_description}")
-        return bool(_GENERATIVE_LLM.search(described))
+        return names_a_generative_llm(f"{self.backbone or ''} {self.short_description}")
 
     @property
     def backbone_text(self) -> str:
@@ -393,7 +344,7 @@ class ModelRecord(_Strict):
     def architectures(self) -> frozenset[str]:
         """Architecture families of the record's backbones ('CNN', 'transformer', 'Mamba'), from
         their names; empty when no backbone names one."""
-        return _architecture_families(
+        return architecture_families(
             " ".join([self.backbone or "", *(v.backbone or "" for v in self.variants)])
         )
 
@@ -405,7 +356,7 @@ class ModelRecord(_Strict):
         described = " ".join(
             [self.backbone or "", self.short_description, self.pretext_training_type or "", self.notes or ""]
         )
-        return bool(_PROMPTS.search(described))
+        return names_prompts(described)
 
     @property
     def smallest_parameters(self) -> float | None:

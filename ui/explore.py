@@ -13,7 +13,8 @@ import gradio as gr
 
 from rsfmd.catalog import database_stats, filter_records, find_record
 from rsfmd.licenses import allows_commercial_use
-from rsfmd.schema import ARCHITECTURE_FAMILIES, ModelRecord
+from rsfmd.schema import ModelRecord
+from rsfmd.traits import ARCHITECTURE_FAMILIES
 from rsfmd.vocab import VocabularyName, get_vocabulary
 from ui.record_view import record_detail_html
 
