@@ -102,6 +102,15 @@ def run_unstructured_rag(
     return ids[:k], counter.calls, tokens
 
 
+def _with_content(message: Any) -> Any:
+    """An assistant turn that only calls tools, with its calls written as its text."""
+    calls = getattr(message, "tool_calls", None)
+    if not calls or message.content:
+        return message
+    names = ", ".join(str(call["name"]) for call in calls)
+    return message.model_copy(update={"content": f"Calling {names}."})
+
+
 def run_naive_agent(
     settings: Settings, query: str, k: int, chat_model: Any = None, counter: CallCounter | None = None
 ) -> tuple[list[str], int, int]:
@@ -109,6 +118,7 @@ def run_naive_agent(
 
     ``counter`` keeps counting when the run fails."""
     from langchain.agents import create_agent
+    from langchain.agents.middleware import wrap_model_call
     from langchain_core.tools import tool
 
     from agent.llm import make_chat_model
@@ -134,8 +144,19 @@ def run_naive_agent(
     # Each turn of the agent is a tool call or the final list of names: a few hundred tokens.
     capped = settings.llm.model_copy(update={"max_tokens": min(settings.llm.max_tokens, 384)})
     model = chat_model or make_chat_model(settings.model_copy(update={"llm": capped}))
+
+    @wrap_model_call
+    def tools_on_offer(request: Any, handler: Any) -> Any:
+        # tool_choice "auto" is OpenAI's default when tools are sent; llama.cpp's server offers no
+        # tool unless told so, and rejects an earlier tool-call turn whose content is null.
+        messages = [_with_content(m) for m in request.messages]
+        return handler(request.override(tool_choice=request.tool_choice or "auto", messages=messages))
+
     agent = create_agent(
-        model, tools=[search_models, model_details], system_prompt=render("naive_agent", k=k)
+        model,
+        tools=[search_models, model_details],
+        system_prompt=render("naive_agent", k=k),
+        middleware=[tools_on_offer],
     )
     counter = counter if counter is not None else CallCounter()
     try:

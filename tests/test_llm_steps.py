@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 from pydantic import TypeAdapter
@@ -196,9 +197,17 @@ def test_naive_agent_baseline_runs_tools_and_keeps_only_database_names() -> None
 
     from agent.llm_baselines import run_naive_agent
 
+    offered: list[object] = []
+    seen: list[list[object]] = []
+
     class ToolCallingFake(GenericFakeChatModel):
         def bind_tools(self, tools: object, **kwargs: object) -> ToolCallingFake:
+            offered.append(kwargs.get("tool_choice"))
             return self
+
+        def _generate(self, messages: list[Any], *args: Any, **kwargs: Any) -> Any:
+            seen.append(list(messages))
+            return super()._generate(messages, *args, **kwargs)
 
     replies = iter(
         [
@@ -216,6 +225,11 @@ def test_naive_agent_baseline_runs_tools_and_keeps_only_database_names() -> None
     )
     assert ids == ["croma", "dofa"]  # the invented name never reaches the user
     assert calls == 2
+    # Tools are offered explicitly (llama.cpp's server offers none otherwise), and the earlier
+    # tool-call turn is sent with text, not the null content that server rejects.
+    assert offered == ["auto", "auto"]
+    calling = [m for m in seen[1] if getattr(m, "tool_calls", None)]
+    assert [m.content for m in calling] == ["Calling search_models."]
 
 
 def test_explanations_naming_no_model_fall_back_visibly() -> None:
