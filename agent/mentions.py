@@ -19,6 +19,7 @@ from functools import cache
 
 from wordfreq import zipf_frequency
 
+from agent.reading.probes import Probed
 from rsfmd.datasets import find_dataset, get_dataset_table
 from rsfmd.schema import ModelRecord
 from rsfmd.vocab import get_vocabulary, list_vocabularies
@@ -125,7 +126,7 @@ class ModelNames:
                 probe = max(parts, key=len).lower()  # ('' when the name is all separators)
                 patterns.append((rf"(?<![\w^]){body}(?![\w^²])", flags, ids, len(name), probe))
         patterns.sort(key=lambda item: -item[3])  # longest first: 'DOFA-CLIP' before 'DOFA'
-        self._patterns = patterns
+        self._patterns = Probed(patterns, lambda item: item[4])
 
     def compile(self) -> int:
         """Compiles every name's pattern now, and says how many (see ``compile_patterns``)."""
@@ -147,10 +148,7 @@ class ModelNames:
         """(start, end, model ids) of every name in ``text``, in order; a name read as part of a
         longer one is not counted twice."""
         spans: list[tuple[int, int, tuple[str, ...]]] = []
-        lowered = text.lower()
-        for source, flags, ids, _, probe in self._patterns:
-            if probe not in lowered:
-                continue
+        for source, flags, ids, _, _ in self._patterns.candidates(text):
             for match in _regex(source, flags).finditer(text):
                 start, end = match.span()
                 if start == 0 and flags & re.IGNORECASE == 0 and len(match.group(0)) > 3:

@@ -9,6 +9,7 @@ import re
 from functools import cache
 
 from agent.query import ComputeBudget
+from agent.reading.probes import Probed, required_literal
 from agent.reading.tables import cues, first_cue, table_rows
 from rsfmd.backbones import get_backbone_table, spelling_pattern
 
@@ -117,7 +118,7 @@ _BOUND_FAMILIES = ("ViT-", "Swin", "ResNet-", "WRN-", "ConvNeXt-")
 
 
 @cache
-def _bound_backbones() -> tuple[tuple[re.Pattern[str], str, float], ...]:
+def _bound_backbones() -> Probed[tuple[re.Pattern[str], str, float]]:
     """(pattern, name, size in millions) of the generic backbones a size can be given as."""
     out = []
     for backbone in get_backbone_table().values():
@@ -126,12 +127,12 @@ def _bound_backbones() -> tuple[tuple[re.Pattern[str], str, float], ...]:
                 # Not inside a longer spelling: 'ViT-L' is not the start of 'ViT-L/16'.
                 pattern = re.compile(spelling_pattern(spelling) + r"(?!/)", re.IGNORECASE)
                 out.append((pattern, backbone.name, backbone.params_m))
-    return tuple(out)
+    return Probed(out, lambda row: required_literal(row[0]))
 
 
 def _backbone_bound(lowered: str, written: str) -> tuple[float | None, float | None, str] | None:
     """(limit, floor, note) from a size given as a standard backbone's ('ViT-L or larger')."""
-    for pattern, name, size in _bound_backbones():
+    for pattern, name, size in _bound_backbones().candidates(lowered):
         for match in pattern.finditer(lowered):
             after = BOUND_AFTER.match(lowered, match.end())
             before = BOUND_BEFORE.search(lowered, max(0, match.start() - 24), match.start())

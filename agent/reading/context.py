@@ -24,6 +24,8 @@ from functools import cache
 from importlib import resources
 from typing import Literal, cast
 
+from agent.reading.probes import Probed, required_literal
+
 Role = Literal["background", "reference", "labels_source", "hypothetical", "excluded", "quoted"]
 Direction = Literal["forward", "backward"]
 
@@ -69,8 +71,8 @@ class ContextTable:
     """Triggers, pseudo-triggers, terminators (with the role they end, or None for all),
     resume phrases (by role) and continuations, as read from ``context.csv``."""
 
-    triggers: tuple[Trigger, ...]
-    pseudo: tuple[re.Pattern[str], ...]
+    triggers: Probed[Trigger]
+    pseudo: Probed[re.Pattern[str]]
     terminators: tuple[tuple[re.Pattern[str], Role | None], ...]
     resume: tuple[tuple[re.Pattern[str], Role], ...] = ()
     continuations: tuple[re.Pattern[str], ...] = ()
@@ -111,7 +113,11 @@ def context_table() -> ContextTable:
                 "or continuation)"
             )
     return ContextTable(
-        tuple(triggers), tuple(pseudo), tuple(terminators), tuple(resume), tuple(continuations)
+        Probed(triggers, lambda trigger: required_literal(trigger.pattern)),
+        Probed(pseudo, required_literal),
+        tuple(terminators),
+        tuple(resume),
+        tuple(continuations),
     )
 
 
@@ -159,11 +165,11 @@ def _resumed(text: str, role: Role, after: int, table: ContextTable) -> RoleSpan
 def role_spans(text: str) -> list[RoleSpan]:
     """Every stretch of ``text`` whose words play a role other than the user's own requirement."""
     table = context_table()
-    blocked = [(m.start(), m.end()) for p in table.pseudo for m in p.finditer(text)]
+    blocked = [(m.start(), m.end()) for p in table.pseudo.candidates(text) for m in p.finditer(text)]
     spans: list[RoleSpan] = []
     for match in _QUOTED.finditer(text):
         spans.append(RoleSpan(match.start(), match.end(), "quoted", match.group(0)))
-    for trigger in table.triggers:
+    for trigger in table.triggers.candidates(text):
         for match in trigger.pattern.finditer(text):
             if any(s <= match.start() < e for s, e in blocked):
                 continue

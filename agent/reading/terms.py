@@ -15,6 +15,7 @@ from typing import NamedTuple
 
 from wordfreq import zipf_frequency
 
+from agent.reading.probes import Probed
 from agent.reading.tables import table_rows, word_list
 from rsfmd.datasets import get_dataset_table, get_suite_table
 from rsfmd.vocab import get_vocabulary, list_vocabularies, term_key
@@ -96,13 +97,22 @@ class _Term(NamedTuple):
     on_lowered: bool
 
 
+Terms = Probed[_Term]
+"""Terms, longest first, run only on a text holding their probe word."""
+
+
+def _terms(terms: list[_Term]) -> Terms:
+    # A stable sort: equally long terms keep the order they were made in.
+    return Probed(sorted(terms, key=lambda term: -term.length), lambda term: term.probe)
+
+
 def _phrase_term(phrase: str, canonical: str, *, plural: bool = False) -> _Term:
     """A term matching ``phrase`` in any case and spacing, on the lower-cased text."""
     return _Term(_phrase_pattern(phrase, plural=plural), canonical, len(phrase), _probe(phrase.lower()), True)
 
 
 @cache
-def _matcher(vocabulary: str) -> list[_Term]:
+def _matcher(vocabulary: str) -> Terms:
     """A term for every synonym, longest first.
 
     Patterns are in lower case and run on the lower-cased text, except those of the written forms
@@ -130,27 +140,27 @@ def _matcher(vocabulary: str) -> list[_Term]:
                 # The object keeps its longest word unless that word was the noun ('mapping').
                 head = synonym.rsplit(" ", 1)[0]
                 out.append(_Term(verb, canonical, len(synonym), _probe(head), True))
-    out.sort(key=lambda item: -item.length)
-    return out
+    return _terms(out)
 
 
 WORD = re.compile(r"[a-z0-9]+")
 
 
 @cache
-def suite_terms() -> list[_Term]:
+def suite_terms() -> Terms:
     """Patterns for benchmark suite names ('PANGAEA', 'GEO-Bench-2'), longest first, any case."""
     table = get_suite_table()
-    out = [
-        _phrase_term(name, canonical)
-        for canonical in table.names
-        for name in dict.fromkeys(table.terms(canonical))
-    ]
-    return sorted(out, key=lambda term: -term.length)
+    return _terms(
+        [
+            _phrase_term(name, canonical)
+            for canonical in table.names
+            for name in dict.fromkeys(table.terms(canonical))
+        ]
+    )
 
 
 @cache
-def dataset_terms(corpora: bool = False) -> list[_Term]:
+def dataset_terms(corpora: bool = False) -> Terms:
     """Patterns for benchmark dataset names (with ``corpora``, pretraining corpora too), longest first.
 
     A name that is short or made of everyday words ('AID', 'FLAIR', 'BEN') must be written as the table
@@ -189,8 +199,7 @@ def dataset_terms(corpora: bool = False) -> list[_Term]:
                 out.append(_Term(pattern, canonical, len(name), _probe(name.lower()), False))
             else:
                 out.append(_phrase_term(name, canonical))
-    out.sort(key=lambda item: -item.length)
-    return out
+    return _terms(out)
 
 
 def _singular(phrase: str) -> str:
@@ -222,8 +231,8 @@ def compile_patterns() -> int:
     return len(sources)
 
 
-def scan_terms(text: str, patterns: Sequence[_Term]) -> list[tuple[str, int, int]]:
-    """(canonical, start, end) of every match in ``text``, in order; patterns come longest first
+def scan_terms(text: str, patterns: Terms) -> list[tuple[str, int, int]]:
+    """(canonical, start, end) of every match in ``text``, in order; patterns run longest first
     and a match overlapping an earlier one is dropped. A pattern whose probe is not in the text is
     not run."""
     taken: list[tuple[int, int]] = []
@@ -231,9 +240,7 @@ def scan_terms(text: str, patterns: Sequence[_Term]) -> list[tuple[str, int, int
     lowered = text.lower()
     if len(lowered) != len(text):  # a character whose lower case is longer: spans must agree
         text = lowered
-    for pattern, canonical, _, probe, on_lowered in patterns:
-        if probe not in lowered:
-            continue
+    for pattern, canonical, _, _, on_lowered in patterns.candidates(lowered):
         for match in _regex(pattern).finditer(lowered if on_lowered else text):
             start, end = match.span()
             if overlaps(start, end, taken):
