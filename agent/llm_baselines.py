@@ -13,7 +13,7 @@ from typing import Any
 from langchain_core.callbacks import BaseCallbackHandler
 
 from agent.errors import LLMError
-from agent.resources import get_resources
+from agent.resources import Resources, get_resources
 from agent.settings import Settings
 from prompts import render
 from rsfmd.schema import ModelRecord
@@ -111,19 +111,23 @@ def _with_content(message: Any) -> Any:
     return message.model_copy(update={"content": f"Calling {names}."})
 
 
-def run_naive_agent(
-    settings: Settings, query: str, k: int, chat_model: Any = None, counter: CallCounter | None = None
-) -> tuple[list[str], int, int]:
-    """Model ids from LangChain's default tool-calling agent over the database tools.
-
-    ``counter`` keeps counting when the run fails."""
-    from langchain.agents import create_agent
+def _tools_offered() -> Any:
+    """Agent middleware: tool_choice "auto" (OpenAI's default when tools are sent; llama.cpp's
+    server offers no tool unless told so), and earlier tool-call turns with text (that server
+    rejects a null content)."""
     from langchain.agents.middleware import wrap_model_call
+
+    @wrap_model_call
+    def tools_on_offer(request: Any, handler: Any) -> Any:
+        messages = [_with_content(m) for m in request.messages]
+        return handler(request.override(tool_choice=request.tool_choice or "auto", messages=messages))
+
+    return tools_on_offer
+
+
+def _database_tools(resources: Resources) -> list[Any]:
+    """The naive agent's tools: a search of RS-FMD and one record's details."""
     from langchain_core.tools import tool
-
-    from agent.llm import make_chat_model
-
-    resources = get_resources(settings)
 
     @tool
     def search_models(description: str) -> str:
@@ -141,22 +145,39 @@ def run_naive_agent(
             exclude_defaults=True, exclude={"sources", "benchmarks"}
         )[:3000]
 
+    return [search_models, model_details]
+
+
+def _final_names(text: str) -> list[str]:
+    """The names of the agent's final answer: a JSON list, a ranked list or one name a line."""
+    try:
+        names = json.loads(text)
+    except json.JSONDecodeError:
+        names = parse_ranked_names(text) or [line.strip("-* ") for line in text.splitlines() if line.strip()]
+    if not isinstance(names, list):
+        raise LLMError("remsa-naive final answer was not a list of names", raw=text)
+    return [str(n) for n in names]
+
+
+def run_naive_agent(
+    settings: Settings, query: str, k: int, chat_model: Any = None, counter: CallCounter | None = None
+) -> tuple[list[str], int, int]:
+    """Model ids from LangChain's default tool-calling agent over the database tools.
+
+    ``counter`` keeps counting when the run fails."""
+    from langchain.agents import create_agent
+
+    from agent.llm import make_chat_model
+
+    resources = get_resources(settings)
     # Each turn of the agent is a tool call or the final list of names: a few hundred tokens.
     capped = settings.llm.model_copy(update={"max_tokens": min(settings.llm.max_tokens, 384)})
     model = chat_model or make_chat_model(settings.model_copy(update={"llm": capped}))
-
-    @wrap_model_call
-    def tools_on_offer(request: Any, handler: Any) -> Any:
-        # tool_choice "auto" is OpenAI's default when tools are sent; llama.cpp's server offers no
-        # tool unless told so, and rejects an earlier tool-call turn whose content is null.
-        messages = [_with_content(m) for m in request.messages]
-        return handler(request.override(tool_choice=request.tool_choice or "auto", messages=messages))
-
     agent = create_agent(
         model,
-        tools=[search_models, model_details],
+        tools=_database_tools(resources),
         system_prompt=render("naive_agent", k=k),
-        middleware=[tools_on_offer],
+        middleware=[_tools_offered()],
     )
     counter = counter if counter is not None else CallCounter()
     try:
@@ -168,13 +189,7 @@ def run_naive_agent(
     messages = result["messages"]
     final = messages[-1].content if messages else ""
     text = final if isinstance(final, str) else json.dumps(final)
-    try:
-        names = json.loads(text)
-    except json.JSONDecodeError:
-        names = parse_ranked_names(text) or [line.strip("-* ") for line in text.splitlines() if line.strip()]
-    if not isinstance(names, list):
-        raise LLMError("remsa-naive final answer was not a list of names", raw=text)
-    ids = _resolve([str(n) for n in names], resources.records)
+    ids = _resolve(_final_names(text), resources.records)
     if not ids:
         raise LLMError("remsa-naive named no model from RS-FMD", raw=text)
     calls = max(counter.calls, sum(1 for m in messages if getattr(m, "type", "") == "ai"))
