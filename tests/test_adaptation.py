@@ -8,9 +8,9 @@ import pytest
 
 from agent.query import ComputeBudget, StructuredQuery
 from agent.selection import Adaptation, AdaptationResult
-from rsfmd.importers import CRYOBENCH_DATASETS, CRYOBENCH_URL
 from rsfmd.loader import load_records
 from rsfmd.schema import ModelRecord
+from rsfmd.shared_tables import CRYOBENCH_DATASETS, CRYOBENCH_URL
 from tools.adaptation import RULES_PATH, advise, load_rules, setting_family
 from ui.cards import model_card_html
 

@@ -9,8 +9,9 @@ import pytest
 
 from rsfmd import corrections
 from rsfmd.datasets import dataset_info, get_dataset_table, normalise_dataset
-from rsfmd.importers import ModelResolver, import_shared_tables, model_id_for, parse_setting
+from rsfmd.importers import ModelResolver, import_shared_tables, model_id_for
 from rsfmd.schema import ModelRecord
+from rsfmd.shared_tables import parse_setting
 from rsfmd.vocab import (
     UnknownTermError,
     get_vocabulary,
