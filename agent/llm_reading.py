@@ -142,30 +142,32 @@ class ReadingChecks:
             self.note(f"ignored unknown application {written[:60]!r}")
         return mapped
 
+    def _known(self, vocab: str, values: Sequence[str]) -> list[str]:
+        """The values the vocabulary holds, canonical; the others dropped and said."""
+        out = []
+        for value in values:
+            found = get_vocabulary(vocab).get(value)
+            if found:
+                out.append(found)
+            else:
+                self.note(f"ignored unknown {vocab[:-1]} {value!r}")
+        return out
+
+    def _known_datasets(self, values: Sequence[str]) -> list[str]:
+        """The benchmark datasets among ``values``; corpora and unknown names dropped and said."""
+        out = []
+        for value in values:
+            if (info := find_dataset(value)) is not None and info.task_type:
+                out.append(info.name)
+            elif info is not None:  # 'pretrained on SSL4EO-S12' is read by the rules
+                self.note(f"ignored {value!r}: a pretraining corpus, not a benchmark")
+            else:
+                self.note(f"ignored unknown dataset {value!r}")
+        return out
+
     def to_query(self, raw: LLMQuery) -> StructuredQuery | None:
         """The StructuredQuery of a checked reply; None (said) when it does not fit the schema."""
-
-        def known(vocab: str, values: Sequence[str]) -> list[str]:
-            out = []
-            for value in values:
-                found = get_vocabulary(vocab).get(value)
-                if found:
-                    out.append(found)
-                else:
-                    self.note(f"ignored unknown {vocab[:-1]} {value!r}")
-            return out
-
-        def known_datasets(values: Sequence[str]) -> list[str]:
-            out = []
-            for value in values:
-                if (info := find_dataset(value)) is not None and info.task_type:
-                    out.append(info.name)
-                elif info is not None:  # 'pretrained on SSL4EO-S12' is read by the rules
-                    self.note(f"ignored {value!r}: a pretraining corpus, not a benchmark")
-                else:
-                    self.note(f"ignored unknown dataset {value!r}")
-            return out
-
+        known, known_datasets = self._known, self._known_datasets
         data: dict[str, Any] = {
             "application": self.known_application(raw.application),
             "modality": known("modalities", raw.modality),

@@ -82,6 +82,32 @@ def _of_last(support: int, total: int) -> str:
     return f"in {support} of your last {total} similar tasks"
 
 
+def _device_assumption(history: list[StructuredQuery], need: int) -> list[MemoryAssumption]:
+    """The device class the past tasks mostly named, else the device they mostly deployed on."""
+    total = len(history)
+    device = _recurring([q.compute.device_class for q in history], need)
+    if device is not None:
+        value, support = device
+        reason = f"you used {DEVICE_PHRASES.get(value, value)} {_of_last(support, total)}"
+        return [
+            MemoryAssumption(
+                field="compute.device_class", value=value, reason=reason, support=support, total=total
+            )
+        ]
+    texts = [q.deployment_device.strip() if q.deployment_device else None for q in history]
+    by_key = {t.casefold(): t for t in reversed(texts) if t}
+    deployed = _recurring([t.casefold() if t else None for t in texts], need)
+    if deployed is None:
+        return []
+    key, support = deployed
+    reason = f"you deployed on {by_key[key]!r} {_of_last(support, total)}"
+    return [
+        MemoryAssumption(
+            field="deployment_device", value=by_key[key], reason=reason, support=support, total=total
+        )
+    ]
+
+
 def suggest_assumptions(query: StructuredQuery, past: Sequence[PastTask]) -> list[MemoryAssumption]:
     """Constraints the query leaves empty but the user's similar past tasks mostly had.
 
@@ -95,34 +121,7 @@ def suggest_assumptions(query: StructuredQuery, past: Sequence[PastTask]) -> lis
     out: list[MemoryAssumption] = []
 
     if query.compute.device_class is None and not query.deployment_device:
-        device = _recurring([q.compute.device_class for q in history], need)
-        if device is not None:
-            value, support = device
-            phrase = DEVICE_PHRASES.get(value, value)
-            out.append(
-                MemoryAssumption(
-                    field="compute.device_class",
-                    value=value,
-                    reason=f"you used {phrase} {_of_last(support, total)}",
-                    support=support,
-                    total=total,
-                )
-            )
-        else:
-            texts = [q.deployment_device.strip() if q.deployment_device else None for q in history]
-            by_key = {t.casefold(): t for t in reversed(texts) if t}
-            deployed = _recurring([t.casefold() if t else None for t in texts], need)
-            if deployed is not None:
-                key, support = deployed
-                out.append(
-                    MemoryAssumption(
-                        field="deployment_device",
-                        value=by_key[key],
-                        reason=f"you deployed on {by_key[key]!r} {_of_last(support, total)}",
-                        support=support,
-                        total=total,
-                    )
-                )
+        out.extend(_device_assumption(history, need))
 
     for name in _LIST_FIELDS:
         if getattr(query, name):

@@ -263,6 +263,24 @@ class StructuredQuery(BaseModel):
             parts.append("frozen encoder")
         if self.conversational:
             parts.append("writes free text (chat)")
+        parts.extend(self._size_phrases())
+        floor = self.min_performance
+        if floor is not None:
+            parts.extend(f"{m} at least {v:g}" for m, v in zip(floor.metric, floor.value, strict=True))
+        parts.extend(f"priority: {p}" for p in self.priorities)
+        if self.region:
+            parts.append("region: " + ", ".join(self.region))
+        if self.datasets:
+            # A suite is shown by its name, not its dozen datasets.
+            members = {d for suite in self.suites for d in _suite_members(suite)}
+            named = [f"{s} ({len(_suite_members(s))} datasets)" for s in self.suites]
+            parts.append("on " + ", ".join([*named, *(d for d in self.datasets if d not in members)]))
+        parts.extend(self._choice_phrases(names))
+        return parts
+
+    def _size_phrases(self) -> list[str]:
+        """The device and parameter bounds, as phrases."""
+        parts: list[str] = []
         limit = self.compute.parameter_limit()
         if self.compute.max_parameters_m is not None:
             bound = "fewer than" if self.compute.below_limit else "at most"
@@ -275,17 +293,11 @@ class StructuredQuery(BaseModel):
         if self.compute.min_parameters_m is not None:
             bound = "more than" if self.compute.above_floor else "at least"
             parts.append(f"{bound} {_size_text(self.compute.min_parameters_m)} parameters")
-        floor = self.min_performance
-        if floor is not None:
-            parts.extend(f"{m} at least {v:g}" for m, v in zip(floor.metric, floor.value, strict=True))
-        parts.extend(f"priority: {p}" for p in self.priorities)
-        if self.region:
-            parts.append("region: " + ", ".join(self.region))
-        if self.datasets:
-            # A suite is shown by its name, not its dozen datasets.
-            members = {d for suite in self.suites for d in _suite_members(suite)}
-            named = [f"{s} ({len(_suite_members(s))} datasets)" for s in self.suites]
-            parts.append("on " + ", ".join([*named, *(d for d in self.datasets if d not in members)]))
+        return parts
+
+    def _choice_phrases(self, names: Mapping[str, str] | None) -> list[str]:
+        """Exclusions, licences, weights, years, architectures, backbones and pretraining, as phrases."""
+        parts: list[str] = []
         models = [(names or {}).get(m, m) for m in self.exclusions.models]
         excluded = [*self.exclusions.modalities, *self.exclusions.sensors, *self.exclusions.regions, *models]
         if excluded:
