@@ -11,7 +11,7 @@ from typing import Any
 from agent.errors import RemsaError
 from agent.mentions import ModelNames
 from agent.settings import Settings
-from rsfmd.datasets import dataset_identities, dataset_identity, evaluated_on
+from rsfmd.datasets import dataset_family, dataset_identity, evaluated_on
 from rsfmd.loader import attachment_files, content_hash, data_files, load_records
 from rsfmd.schema import ModelRecord
 from tools.embedding import Encoder, shared_encoder
@@ -49,7 +49,7 @@ class Resources:
         with self._lock:
             found = self._evaluated.get(key)
             if found is None:
-                wanted = dataset_identities(datasets)
+                wanted = dataset_family(datasets)
                 found = frozenset(
                     r.model_id
                     for r in self.records

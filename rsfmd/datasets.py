@@ -131,6 +131,26 @@ def _identities(names: tuple[str, ...]) -> frozenset[str]:
     return frozenset(dataset_identity(n) for n in names)
 
 
+def dataset_family(names: Sequence[str]) -> frozenset[str]:
+    """The identities of the named datasets and of their variants (``variant_of`` in the table:
+    the same images or labels under another split, input set or protocol, e.g. m-eurosat and
+    EuroSAT, PASTIS-HD and PASTIS): a result on any of them is a result on what was named."""
+    return _family(tuple(names))
+
+
+@cache
+def _family(names: tuple[str, ...]) -> frozenset[str]:
+    base_of = _variant_bases()
+    bases = {base_of.get(i, i) for i in _identities(names)}
+    return frozenset(bases | {v for v, b in base_of.items() if b in bases} | _identities(names))
+
+
+@cache
+def _variant_bases() -> dict[str, str]:
+    table = get_dataset_table()
+    return {name: base for name in table.names if (base := table.rows[name].get("variant_of") or "")}
+
+
 def list_datasets() -> list[str]:
     """Canonical dataset names in table order."""
     return get_dataset_table().names

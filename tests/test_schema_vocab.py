@@ -7,7 +7,7 @@ import datetime as dt
 import pytest
 from pydantic import ValidationError
 
-from rsfmd.datasets import dataset_info, find_dataset, get_dataset_table
+from rsfmd.datasets import dataset_family, dataset_info, find_dataset, get_dataset_table
 from rsfmd.loader import load_records
 from rsfmd.regions import Coverage, coverage, region_ancestors, region_coverage, region_kind
 from rsfmd.schema import Benchmark, ModelRecord
@@ -244,3 +244,18 @@ def test_region_coverage_says_how_data_from_one_region_relates_to_another() -> N
     assert coverage(["France", "Tropics"], ["Kenya"]) is Coverage.unknown
     assert coverage(["France", "Global"], ["Kenya"]) is Coverage.covers
     assert coverage([], ["Kenya"]) is Coverage.unknown
+
+
+def test_dataset_variants_name_a_dataset_of_the_table_and_share_its_application() -> None:
+    table = get_dataset_table()
+    for name in table.names:
+        base = table.rows[name].get("variant_of") or ""
+        if base:
+            assert base in table.names and base != name, name
+            assert dataset_info(name).application == dataset_info(base).application, name
+    # PASTIS-HD's segmentation and classification tasks are two datasets, both variants of PASTIS.
+    assert dataset_info("PASTIS-HD").task_type == "segmentation"
+    assert dataset_info("PASTIS-HD classification").name == "PASTIS-HD classif"
+    assert dataset_family(["PASTIS"]) >= {"PASTIS", "PASTIS-HD", "PASTIS-HD classif", "PASTIS-R"}
+    assert dataset_family(["m-eurosat"]) >= {"EuroSAT", "m-eurosat"}
+    assert dataset_family(["Sen1Floods11"]) == {"Sen1Floods11"}

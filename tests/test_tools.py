@@ -830,3 +830,19 @@ def test_either_modality_is_met_in_full_by_a_model_for_one_of_them() -> None:
     sar_share = w("SAR") / (w("SAR") + w("Multispectral"))  # the wish kept: the first by name
     assert abs(modality_fit(Candidate(sar), fused).score - sar_share) < 1e-9
     assert either.summary()[1] == "RGB or Multispectral"
+
+
+def test_a_result_on_a_variant_of_the_named_dataset_counts_as_a_result_on_it() -> None:
+    from tools.criteria import application_fit
+
+    query = StructuredQuery(application="crop type mapping", task_type="segmentation", datasets=["PASTIS"])
+    exact = record("exact", benchmarks=[bench("PASTIS", "mIoU", 40.0, app="crop type mapping")])
+    variant = record("variant", benchmarks=[bench("PASTIS-HD", "mIoU", 68.0, app="crop type mapping")])
+    other = bench("Sen4Map crop type", "OA", 80.0, task="classification")
+    elsewhere = record("elsewhere", benchmarks=[other])
+    fits = {r.model_id: application_fit(Candidate(r), query) for r in (exact, variant, elsewhere)}
+    assert fits["exact"].score > fits["variant"].score > fits["elsewhere"].score
+    assert fits["variant"].evidence == ["evaluated on PASTIS-HD, a variant of PASTIS"]
+    index = EvidenceIndex([exact, variant, elsewhere])
+    assert [i.relevance for i in index.relevant(variant, query)] == ["application"]
+    assert index.relevant(elsewhere, query)[0].relevance != "application"

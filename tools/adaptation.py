@@ -21,7 +21,7 @@ from typing import Any, cast
 
 from agent.query import StructuredQuery
 from agent.selection import Adaptation, AdaptationMode, AdaptationResult, SettingComparison
-from rsfmd.datasets import bench_application, dataset_identities, dataset_identity
+from rsfmd.datasets import bench_application, dataset_family, dataset_identity
 from rsfmd.schema import Benchmark, ModelRecord
 from rsfmd.vocab import metric_info
 from tools.evidence import RELATED_TASKS, same_imagery
@@ -138,7 +138,7 @@ def _label_class(bench: Benchmark, family: str, rules: AdaptationRules) -> str:
 def _relevance(bench: Benchmark, query: StructuredQuery) -> int:
     """Index in ``_RELEVANCE_ORDER``, one step further for a dataset of other imagery than the user's."""
     level = _RELEVANCE_ORDER.index("other")
-    if query.datasets and dataset_identity(bench.dataset) in dataset_identities(query.datasets):
+    if query.datasets and dataset_identity(bench.dataset) in dataset_family(query.datasets):
         level = _RELEVANCE_ORDER.index("dataset")
     elif query.application and bench_application(bench) == query.application:
         level = _RELEVANCE_ORDER.index("application")

@@ -13,7 +13,14 @@ from collections.abc import Callable, Sequence
 from functools import cache
 
 from agent.query import EITHER_MODALITIES, StructuredQuery
-from rsfmd.datasets import bench_application, dataset_identity, described_for, evaluated_on, pretrained_on
+from rsfmd.datasets import (
+    bench_application,
+    dataset_family,
+    dataset_identity,
+    described_for,
+    evaluated_on,
+    pretrained_on,
+)
 from rsfmd.schema import Alignment, Category, ModelRecord
 from tools.candidate import Candidate, Criterion
 from tools.evidence import RELATED_TASKS, same_imagery
@@ -80,6 +87,10 @@ def application_fit(c: Candidate, query: StructuredQuery, unevidenced: bool = Fa
         have = {dataset_identity(b.dataset) for b in r.benchmarks}
         if shown := sorted({d for d in query.datasets if dataset_identity(d) in have}):
             return Criterion(1.0, evidence=[f"evaluated on {_dataset_list(shown, len(query.datasets))}"])
+        if variants := sorted(have & dataset_family(query.datasets)):
+            # PASTIS-HD for PASTIS: the same images or labels, under another input set or protocol.
+            named = " or ".join(query.datasets)
+            return Criterion(0.95, evidence=[f"evaluated on {', '.join(variants[:2])}, a variant of {named}"])
     if shown_on_application and query.datasets:
         text = (
             f"evaluated on {query.application}, not on {_dataset_list(query.datasets, len(query.datasets))}"
