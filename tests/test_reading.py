@@ -159,3 +159,11 @@ def test_no_known_fit_is_said_first_and_caps_confidence() -> None:
     assert any(a.startswith("No model shown is known to do river network extraction") for a in rivers.answers)
     floods = select_models("flood mapping with Sentinel-1", k=3, clarify=False)
     assert not floods.answers and floods.overall_confidence > 0.4
+
+
+def test_quickly_asks_for_speed_only_when_it_says_how_the_work_should_go() -> None:
+    trust = _query("Oriented ship detection on 0.5 m scenes; analysts lose trust quickly if boxes are loose")
+    assert "speed" not in trust.priorities
+    iterate = _query("Ship detection on 0.5 m scenes; I want to try things quickly on one GPU")
+    assert "speed" in iterate.priorities
+    assert "speed" in _query("A quick baseline for ship detection on 0.5 m scenes").priorities
