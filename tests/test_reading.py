@@ -167,3 +167,10 @@ def test_quickly_asks_for_speed_only_when_it_says_how_the_work_should_go() -> No
     iterate = _query("Ship detection on 0.5 m scenes; I want to try things quickly on one GPU")
     assert "speed" in iterate.priorities
     assert "speed" in _query("A quick baseline for ship detection on 0.5 m scenes").priorities
+
+
+def test_a_label_count_said_of_the_labels_sets_the_regime() -> None:
+    assert _query("Land cover from Sentinel-2; the only labels are ~400 patches").data_regime == "few-shot"
+    assert _query("Oil spills on Sentinel-1: our ground truth is about 60 polygons").data_regime == "few-shot"
+    assert _query("Land cover from Sentinel-2; labels are 12,000 tiles").data_regime == "full-labels"
+    assert _query("Strongest low-label Sentinel-2 land cover encoder").data_regime == "few-shot"

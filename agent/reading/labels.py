@@ -52,6 +52,11 @@ _LABEL_COUNTS = (
     re.compile(rf"\b{_COUNT}\s+{_LABELLED}\s+([a-z]+)(\s+per\s+class)?"),
     re.compile(rf"\b(?:labell?ed|annotated)\s+{_COUNT}\s+([a-z]+)(\s+per\s+class)?"),
     re.compile(rf"\b{_LABELLED}\s+(?:dataset|set|data)\s+of\s+{_COUNT}\s+([a-z]+)(\s+per\s+class)?"),
+    # 'the only labels are ~400 patches', 'our ground truth is about 60 polygons'.
+    re.compile(
+        rf"\b(?:labels|annotations|ground[\s-]truth|training\s+data)\s+(?:are|is|were|was)\s+"
+        rf"(?:only\s+|just\s+)?(?:about\s+|around\s+|roughly\s+|~\s*)?{_COUNT}\s+([a-z]+)(\s+per\s+class)?"
+    ),
     # 'crop types, 1000 labels': the labels counted themselves.
     re.compile(rf"\b{_COUNT}\s+(labels|annotations)(\s+per\s+(?:class|category))?\b"),
     # '10 samples per class': a count per class is a count of labels.
@@ -68,7 +73,7 @@ def _label_count(text: str) -> tuple[str, str] | None:
     for i, pattern in enumerate(_LABEL_COUNTS):
         match = pattern.search(text)
         # '300 labelled points' are point labels; '300 points' alone are not samples (nor are pixels).
-        not_samples = _NOT_SAMPLES - _POINT_LABELS if i < 3 else _NOT_SAMPLES
+        not_samples = _NOT_SAMPLES - _POINT_LABELS if i < 4 else _NOT_SAMPLES
         if match is None or match.group(3) in not_samples:
             continue
         scale = {"k": 1e3, "thousand": 1e3, "m": 1e6, "million": 1e6}.get(match.group(2) or "", 1.0)
