@@ -174,3 +174,9 @@ def test_a_label_count_said_of_the_labels_sets_the_regime() -> None:
     assert _query("Oil spills on Sentinel-1: our ground truth is about 60 polygons").data_regime == "few-shot"
     assert _query("Land cover from Sentinel-2; labels are 12,000 tiles").data_regime == "full-labels"
     assert _query("Strongest low-label Sentinel-2 land cover encoder").data_regime == "few-shot"
+
+
+def test_adapting_to_a_band_count_asks_for_a_band_flexible_model() -> None:
+    drone = _query("Vine vigour from a drone camera; which model could be adapted to 5-band UAV data?")
+    assert drone.any_bands
+    assert not _query("Vine vigour from 5-band UAV multispectral data").any_bands
