@@ -180,3 +180,11 @@ def test_adapting_to_a_band_count_asks_for_a_band_flexible_model() -> None:
     drone = _query("Vine vigour from a drone camera; which model could be adapted to 5-band UAV data?")
     assert drone.any_bands
     assert not _query("Vine vigour from 5-band UAV multispectral data").any_bands
+
+
+def test_scarce_labels_said_with_an_intensifier_or_as_digitised_counts_are_few() -> None:
+    assert _query("Sentinel-2 change detection when labels are this scarce").data_regime == "few-shot"
+    assert _query("Urban change from Sentinel-2 when the labelled set is this tiny").data_regime == "few-shot"
+    lagos = _query("Urban change from Sentinel-2 pairs with only about 40 hand-digitised change polygons")
+    assert lagos.data_regime == "few-shot"
+    assert _query("Urban change from Sentinel-2; we digitised 12,000 polygons").data_regime == "full-labels"

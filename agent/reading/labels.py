@@ -46,11 +46,11 @@ _CLUSTERING = re.compile(
     r"\bcluster (?:them|the|my|our|these|land|pixels|images|tiles|scenes|patches)\b"
 )
 _COUNT = r"(\d[\d,]*(?:\.\d+)?)\s*(k|thousand|m|million)?"
-_LABELLED = r"(?:hand[\s-]|manually\s+)?(?:labell?ed|annotated|ground[\s-]truth(?:ed)?)"
+_LABELLED = r"(?:hand[\s-]|manually\s+)?(?:labell?ed|annotated|digiti[sz]ed|ground[\s-]truth(?:ed)?)"
 # '500 labelled tiles', 'we annotated 12,000 patches', 'a labelled dataset of 15k images'.
 _LABEL_COUNTS = (
     re.compile(rf"\b{_COUNT}\s+{_LABELLED}\s+([a-z]+)(\s+per\s+class)?"),
-    re.compile(rf"\b(?:labell?ed|annotated)\s+{_COUNT}\s+([a-z]+)(\s+per\s+class)?"),
+    re.compile(rf"\b(?:labell?ed|annotated|digiti[sz]ed)\s+{_COUNT}\s+([a-z]+)(\s+per\s+class)?"),
     re.compile(rf"\b{_LABELLED}\s+(?:dataset|set|data)\s+of\s+{_COUNT}\s+([a-z]+)(\s+per\s+class)?"),
     # 'the only labels are ~400 patches', 'our ground truth is about 60 polygons'.
     re.compile(
