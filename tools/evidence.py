@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from agent.query import StructuredQuery
 from rsfmd.datasets import (
     bench_application,
-    dataset_family,
+    dataset_identities,
     dataset_identity,
     dataset_key,
     find_dataset,
@@ -177,7 +177,7 @@ class EvidenceIndex:
         several_variants = len({b.variant for b in record.benchmarks if b.variant}) > 1
         seen: set[tuple[str, str, float, str]] = set()
         imagery = requested_imagery(query)
-        named = dataset_family(query.datasets)
+        named = dataset_identities(query.datasets)
         for row in self._rows(record):
             bench = row.bench
             relevance = _task_relevance(row, query, named)

@@ -4,7 +4,7 @@ pretraining data, results) or its results on named benchmarks, for questions abo
 from __future__ import annotations
 
 from agent.query import StructuredQuery
-from rsfmd.datasets import bench_application, dataset_family, dataset_identity
+from rsfmd.datasets import bench_application, dataset_identities, dataset_identity
 from rsfmd.licenses import allows_commercial_use
 from rsfmd.schema import Benchmark, ModelRecord
 
@@ -101,7 +101,7 @@ def results_on(record: ModelRecord, datasets: list[str], application: str | None
     else on the application named ('... on flood mapping?'), each as recorded, or that it has none
     there."""
     if datasets:
-        named = dataset_family(datasets)
+        named = dataset_identities(datasets)
         rows = [b for b in record.benchmarks if dataset_identity(b.dataset) in named]
         where = " or ".join(datasets)
     else:
