@@ -7,6 +7,7 @@ from agent.query import StructuredQuery
 from rsfmd.schema import Alignment, ModelRecord
 from tools.candidate import Candidate
 from tools.filtering import requested_imagery, requested_modalities, sensor_family
+from tools.ranking import distinctive_modalities, takes_any
 
 
 def imagery_groups(imagery: set[str]) -> list[tuple[str, frozenset[str]]]:
@@ -43,7 +44,21 @@ def imagery_not_shown(ranked: list[Candidate], k: int, query: StructuredQuery) -
             )
         else:
             notes.append(f"None of the models that fit the rest of this task takes {name}")
-    return notes
+    return notes + _distinctive_first(ranked, k, query)
+
+
+def _distinctive_first(ranked: list[Candidate], k: int, query: StructuredQuery) -> list[str]:
+    """Why a model taking the rare input asked for ranks above a higher-scored one without it."""
+    rare = distinctive_modalities(query)
+    shown = [c for c in ranked[:k] if takes_any(c.record, rare)]
+    passed = [c for c in ranked if not takes_any(c.record, rare) and shown and c.score > shown[-1].score]
+    if not (rare and shown and passed):
+        return []
+    names, first = " and ".join(sorted(rare)), passed[0]
+    return [
+        f"Models that take {names} come first: of your inputs it is the one few models take, so a "
+        f"model without it (such as {first.record.model_name}, scored {first.score:g}) ranks after them"
+    ]
 
 
 def answers_in_full(

@@ -847,3 +847,23 @@ def test_a_result_on_a_variant_of_the_named_dataset_counts_as_a_result_on_it() -
     index = EvidenceIndex([exact, variant, elsewhere])
     assert [i.relevance for i in index.relevant(exact, query)] == ["application"]
     assert [i.relevance for i in index.relevant(variant, query)] == ["task"]
+
+
+def test_the_input_few_models_take_ranks_its_takers_first() -> None:
+    from tools.ranking import distinctive_modalities
+
+    both = StructuredQuery(task_type="segmentation", modality=["Multispectral", "DEM"])
+    assert distinctive_modalities(both) == {"DEM"}
+    assert distinctive_modalities(StructuredQuery(modality=["SAR", "Multispectral"])) == frozenset()
+    assert distinctive_modalities(StructuredQuery(modality=["Thermal"])) == frozenset()
+    strong = record(
+        "strong",
+        modalities=["Multispectral"],
+        task_types=["segmentation"],
+        weights_available=True,
+        benchmarks=[bench("Sen1Floods11", "mIoU", 95.0)],
+    )
+    dem = record("dem", modalities=["DEM"], num_parameters=2000.0)  # little else for it
+    ranked = score_candidates([Candidate(strong), Candidate(dem)], both, EvidenceIndex([strong, dem]))
+    assert [c.record.model_id for c in ranked] == ["dem", "strong"]
+    assert ranked[1].score > ranked[0].score  # the tier, not the score, puts it first

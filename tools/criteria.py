@@ -214,8 +214,8 @@ def _unstated_modality_fit(r: ModelRecord, query: StructuredQuery) -> Criterion:
 
 
 @cache
-def modality_rarity() -> Callable[[str], float]:
-    """Weight of a modality in the modality fit: 1/sqrt(records in RS-FMD that take it)."""
+def modality_counts() -> dict[str, int]:
+    """How many RS-FMD records take each modality."""
     import json
     from collections import Counter
 
@@ -227,6 +227,13 @@ def modality_rarity() -> Callable[[str], float]:
         for line in file.read_text(encoding="utf-8").splitlines():
             if line.strip():
                 counts.update(json.loads(line).get("modalities", []))
+    return dict(counts)
+
+
+@cache
+def modality_rarity() -> Callable[[str], float]:
+    """Weight of a modality in the modality fit: 1/sqrt(records in RS-FMD that take it)."""
+    counts = modality_counts()
     return lambda modality: 1.0 / math.sqrt(max(counts.get(modality, 1), 1))
 
 

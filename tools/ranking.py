@@ -21,12 +21,14 @@ from tools.candidate import Candidate, Criterion, Predict
 from tools.criteria import (
     application_fit,
     efficiency_fit,
+    modality_counts,
     modality_fit,
     popularity_fit,
     recency_fit,
     release_day,
 )
 from tools.evidence import EvidenceIndex
+from tools.filtering import COMPATIBLE_MODALITIES, requested_modalities
 from tools.fit import availability_fit, imagery_fit
 from tools.region_fit import generalizability_fit
 from tools.result_credit import frozen_fit, performance_fit, regime_fit
@@ -101,6 +103,27 @@ def no_result_on_application(candidates: Sequence[Candidate], query: StructuredQ
     return bool(query.application) and not any(evaluated_on(c.record, query.application) for c in candidates)
 
 
+# A requested modality this many times rarer in RS-FMD than another requested one is what makes
+# the task the user's: DEM beside Sentinel-2, thermal beside RGB, audio beside imagery.
+DISTINCTIVE_RARITY = 4.0
+
+
+def distinctive_modalities(query: StructuredQuery) -> frozenset[str]:
+    """The requested input modalities far rarer in RS-FMD than another requested one."""
+    wanted = requested_modalities(query)
+    if len(wanted) < 2:
+        return frozenset()
+    counts = modality_counts()
+    common = max(counts.get(m, 0) for m in wanted)
+    return frozenset(m for m in wanted if counts.get(m, 0) * DISTINCTIVE_RARITY <= common)
+
+
+def takes_any(record: ModelRecord, modalities: frozenset[str]) -> bool:
+    """Whether the record takes one of ``modalities`` (or data that can stand for it)."""
+    have = set(record.modalities)
+    return any(have & COMPATIBLE_MODALITIES.get(m, frozenset({m})) for m in modalities)
+
+
 def score_candidates(
     candidates: Sequence[Candidate],
     query: StructuredQuery,
@@ -140,8 +163,18 @@ def score_candidates(
         # A broken constraint (closest match) costs more than a requirement no source confirms.
         penalty = 0.08 * len(c.relaxed) + 0.04 * len(unconfirmed_requirements(c.record, query))
         c.score = round(100.0 * max(0.0, min(1.0, raw - penalty)), 1)
-    # Models that meet every constraint come before closest matches, whatever their scores.
-    ranked = sorted(candidates, key=lambda x: (bool(x.relaxed), -x.score, x.record.model_name.lower()))
+    # Models that meet every constraint come before closest matches, whatever their scores; then
+    # those that take the input few models take (a thermal band beside RGB) before those that don't.
+    distinctive = distinctive_modalities(query)
+    ranked = sorted(
+        candidates,
+        key=lambda x: (
+            bool(x.relaxed),
+            bool(distinctive) and not takes_any(x.record, distinctive),
+            -x.score,
+            x.record.model_name.lower(),
+        ),
+    )
     for i, c in enumerate(ranked):
         coverage = sum(cr.weight for cr in c.criteria.values() if cr.known)
         nxt = ranked[i + 1].score if i + 1 < len(ranked) else c.score - 10.0
