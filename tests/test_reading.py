@@ -188,3 +188,9 @@ def test_scarce_labels_said_with_an_intensifier_or_as_digitised_counts_are_few()
     lagos = _query("Urban change from Sentinel-2 pairs with only about 40 hand-digitised change polygons")
     assert lagos.data_regime == "few-shot"
     assert _query("Urban change from Sentinel-2; we digitised 12,000 polygons").data_regime == "full-labels"
+
+
+def test_audio_beside_imagery_is_an_input() -> None:
+    sounds = _query("Map the soundscape from overhead imagery, with queries as text or audio clips")
+    assert "Audio" in sounds.modality
+    assert "Audio" in _query("Soundscape maps from Sentinel-2 and our geotagged field recordings").modality
