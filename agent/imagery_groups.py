@@ -54,11 +54,16 @@ def _distinctive_first(ranked: list[Candidate], k: int, query: StructuredQuery) 
     passed = [c for c in ranked if not takes_any(c.record, rare) and shown and c.score > shown[-1].score]
     if not (rare and shown and passed):
         return []
-    names, first = " and ".join(sorted(rare)), passed[0]
-    return [
-        f"Models that take {names} come first: of your inputs it is the one few models take, so a "
-        f"model without it (such as {first.record.model_name}, scored {first.score:g}) ranks after them"
-    ]
+    first = passed[0]
+    if rare == {"Multi-temporal"}:
+        why = (
+            "Models that take image pairs or series come first: your question is about change between images"
+        )
+    else:
+        names = " and ".join(sorted(rare))
+        why = f"Models that take {names} come first: of your inputs it is the one few models take"
+    model = first.record.model_name
+    return [f"{why}, so a model without it (such as {model}, scored {first.score:g}) ranks after them"]
 
 
 def answers_in_full(

@@ -867,3 +867,15 @@ def test_the_input_few_models_take_ranks_its_takers_first() -> None:
     ranked = score_candidates([Candidate(strong), Candidate(dem)], both, EvidenceIndex([strong, dem]))
     assert [c.record.model_id for c in ranked] == ["dem", "strong"]
     assert ranked[1].score > ranked[0].score  # the tier, not the score, puts it first
+
+
+def test_a_question_about_image_pairs_ranks_models_taking_pairs_first() -> None:
+    from tools.ranking import distinctive_modalities
+
+    change = StructuredQuery(task_type="vqa", modality=["Multi-temporal", "RGB"], multi_temporal=True)
+    assert distinctive_modalities(change) == {"Multi-temporal"}
+    single = record("single", modalities=["RGB", "Text"], task_types=["vqa"], weights_available=True)
+    pairs = record("pairs", modalities=["RGB", "Text", "Multi-temporal"], num_parameters=20000.0)
+    ranked = score_candidates([Candidate(single), Candidate(pairs)], change, EvidenceIndex([single, pairs]))
+    assert [c.record.model_id for c in ranked] == ["pairs", "single"]
+    assert distinctive_modalities(change.model_copy(update={"task_type": "segmentation"})) == frozenset()

@@ -16,7 +16,7 @@ from agent.query import StructuredQuery
 from agent.wording import with_article
 from rsfmd.datasets import evaluated_on
 from rsfmd.licenses import allows_commercial_use, within_licenses
-from rsfmd.schema import ModelRecord
+from rsfmd.schema import Alignment, ModelRecord
 from tools.candidate import Candidate, Criterion, Predict
 from tools.criteria import (
     application_fit,
@@ -28,7 +28,7 @@ from tools.criteria import (
     release_day,
 )
 from tools.evidence import EvidenceIndex
-from tools.filtering import COMPATIBLE_MODALITIES, requested_modalities
+from tools.filtering import COMPATIBLE_MODALITIES, OUTPUT_TASKS, requested_modalities
 from tools.fit import availability_fit, imagery_fit
 from tools.region_fit import generalizability_fit
 from tools.result_credit import frozen_fit, performance_fit, regime_fit
@@ -109,18 +109,23 @@ DISTINCTIVE_RARITY = 4.0
 
 
 def distinctive_modalities(query: StructuredQuery) -> frozenset[str]:
-    """The requested input modalities far rarer in RS-FMD than another requested one."""
+    """The requested input modalities far rarer in RS-FMD than another requested one; and image
+    pairs or series when the answer is text about them ('what changed between these two images?')."""
+    pairs = {"Multi-temporal"} if query.multi_temporal and query.task_type in OUTPUT_TASKS else set()
     wanted = requested_modalities(query)
     if len(wanted) < 2:
-        return frozenset()
+        return frozenset(pairs)
     counts = modality_counts()
     common = max(counts.get(m, 0) for m in wanted)
-    return frozenset(m for m in wanted if counts.get(m, 0) * DISTINCTIVE_RARITY <= common)
+    return frozenset({m for m in wanted if counts.get(m, 0) * DISTINCTIVE_RARITY <= common} | pairs)
 
 
 def takes_any(record: ModelRecord, modalities: frozenset[str]) -> bool:
-    """Whether the record takes one of ``modalities`` (or data that can stand for it)."""
+    """Whether the record takes one of ``modalities`` (or data that can stand for it; image series
+    when it models time)."""
     have = set(record.modalities)
+    if "Multi-temporal" in modalities and record.temporal_alignment in {Alignment.full, Alignment.partial}:
+        return True
     return any(have & COMPATIBLE_MODALITIES.get(m, frozenset({m})) for m in modalities)
 
 
