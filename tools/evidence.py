@@ -165,6 +165,7 @@ class EvidenceIndex:
                     dataset_identity(b.dataset),
                     setting_class(b),
                     tuple(b.values().items()),
+                    info.modalities if (info := find_dataset(b.dataset)) else (),
                 )
                 for b in record.benchmarks
             )
@@ -183,7 +184,8 @@ class EvidenceIndex:
             relevance = _task_relevance(row, query, named)
             if relevance is None:
                 continue
-            elsewhere = _imagery_elsewhere(bench.dataset, imagery)
+            # A known dataset sharing no modality with the imagery asked for is other imagery.
+            elsewhere = row.imagery if imagery and row.imagery and imagery.isdisjoint(row.imagery) else ()
             if elsewhere:
                 # A result on other imagery (an optical benchmark for a SAR task) says less about the task.
                 relevance = _DOWNGRADE[relevance]
@@ -234,6 +236,7 @@ class _Row:
     identity: str
     setting: str
     values: tuple[tuple[str, float], ...]
+    imagery: tuple[str, ...]  # the dataset's modalities, when the dataset table knows them
 
 
 def _task_relevance(row: _Row, query: StructuredQuery, named: Collection[str]) -> str | None:
@@ -270,15 +273,6 @@ def other_imagery(datasets: Collection[str], modalities: Collection[str]) -> boo
         and bool(datasets)
         and not any(_dataset_shares_imagery(d, modalities) for d in datasets)
     )
-
-
-def _imagery_elsewhere(dataset: str, modalities: Collection[str]) -> tuple[str, ...]:
-    """The dataset's imagery when the user asked for imagery and the dataset is known to have none
-    of it; empty otherwise."""
-    if not modalities or _dataset_shares_imagery(dataset, modalities):
-        return ()
-    info = find_dataset(dataset)  # (cached: known, with modalities, when it shares none)
-    return tuple(info.modalities) if info is not None else ()
 
 
 def _dataset_shares_imagery(dataset: str, modalities: Collection[str]) -> bool:
