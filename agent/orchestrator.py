@@ -39,7 +39,7 @@ from agent.systems import ClarificationQuestion
 from rsfmd.licenses import within_licenses
 from tools.candidate import Candidate
 from tools.clarification import questions_for
-from tools.filtering import FilterOutcome, filter_candidates
+from tools.closest import FilterOutcome, filter_candidates
 from tools.model_facts import model_profile
 from tools.ranking import no_result_on_application, overall_confidence, score_candidates
 from tools.retrieval import query_text
@@ -260,7 +260,7 @@ class Orchestrator:
     def _filter(self, turn: Turn) -> StateName:
         records = [c.record for c in turn.candidates]
         outcome = filter_candidates(records, turn.query, minimum=turn.k)
-        if outcome.strict_count < turn.k and not turn.named_only:
+        if (outcome.strict_count < turn.k or outcome.relaxed) and not turn.named_only:
             # Retrieval is a recall aid, not a gate: look at the whole database before relaxing.
             outcome = filter_candidates(self.resources.records, turn.query, minimum=turn.k)
         turn.outcome = outcome

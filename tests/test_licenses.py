@@ -12,9 +12,10 @@ from rsfmd.licenses import allows_commercial_use, within_licenses
 from rsfmd.loader import load_records
 from tests.records import make_record
 from tools.candidate import Candidate
+from tools.closest import filter_candidates
 from tools.evidence import EvidenceIndex
 from tools.explanation import explain
-from tools.filtering import filter_candidates, violations
+from tools.filtering import violations
 from tools.ranking import score_candidates
 
 

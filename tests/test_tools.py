@@ -9,10 +9,11 @@ from rsfmd.datasets import bench_application
 from rsfmd.schema import Benchmark, ModelRecord
 from tests.records import make_record
 from tools.candidate import Candidate, Prediction
+from tools.closest import filter_candidates
 from tools.criteria import efficiency_fit, modality_fit, modality_rarity
 from tools.evidence import EvidenceIndex, other_imagery
 from tools.explanation import explain
-from tools.filtering import filter_candidates, violations
+from tools.filtering import violations
 from tools.ranking import query_weights, score_candidates
 from tools.region_fit import generalizability_fit
 from tools.result_credit import LEVEL_CREDIT, regime_fit
@@ -879,3 +880,19 @@ def test_a_question_about_image_pairs_ranks_models_taking_pairs_first() -> None:
     ranked = score_candidates([Candidate(single), Candidate(pairs)], change, EvidenceIndex([single, pairs]))
     assert [c.record.model_id for c in ranked] == ["pairs", "single"]
     assert distinctive_modalities(change.model_copy(update={"task_type": "segmentation"})) == frozenset()
+
+
+def test_too_few_models_taking_the_rare_input_bring_in_those_for_another_sensor() -> None:
+    query = StructuredQuery(task_type="segmentation", modality=["Thermal", "Multispectral"], sensor=["MODIS"])
+    modis = record("modis", modalities=["Multispectral"], supported_sensors=["MODIS"])
+    landsat = record("landsat", modalities=["Multispectral", "Thermal"], supported_sensors=["Landsat-8"])
+    radar = record("radar", modalities=["SAR"], supported_sensors=["Sentinel-1"])
+    outcome = filter_candidates([modis, landsat, radar], query, minimum=1)
+    assert [r.model_id for r in outcome.survivors] == ["modis", "landsat"]
+    assert outcome.relaxed == {"landsat": ["sensor"]}
+    cands = [Candidate(r, relaxed=outcome.relaxed.get(r.model_id, [])) for r in outcome.survivors]
+    ranked = score_candidates(cands, query, EvidenceIndex([modis, landsat]))
+    assert [c.record.model_id for c in ranked] == ["landsat", "modis"]  # thermal first, said relaxed
+    # Without a rare input, a sensor mismatch stays out while enough models meet every constraint.
+    plain = StructuredQuery(task_type="segmentation", modality=["Multispectral"], sensor=["MODIS"])
+    assert [r.model_id for r in filter_candidates([modis, landsat], plain).survivors] == ["modis"]

@@ -1,12 +1,10 @@
-"""Filtering tool: hard constraints by deterministic rules, with a closest-match fallback.
-
-Each rule returns the reason a record violates it, or None. The LLM never decides these.
+"""The hard constraints, as deterministic rules: each returns the reason a record violates it, or
+None. The LLM never decides these; ``tools/closest.py`` applies them to candidates.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable
 
 from agent.query import StructuredQuery
 from rsfmd.backbones import names_backbone
@@ -40,22 +38,6 @@ SENSOR_FAMILIES: tuple[frozenset[str], ...] = (
     frozenset({"AVIRIS", "Airborne hyperspectral"}),
     # Spaceborne imaging spectrometers covering 400-2500 nm at 30-60 m (DESIS stops at 1000 nm).
     frozenset({"Hyperion", "Gaofen-5", "EnMAP", "PRISMA", "EMIT"}),
-)
-# Relaxed in this order when nothing (or too little) survives; modality is never relaxed.
-RELAXATION_ORDER: tuple[str, ...] = (
-    "min_performance",
-    "precomputed_embeddings",
-    "sensor",
-    "release_year",
-    "architecture",
-    "backbone",
-    "band_flexibility",
-    "pretraining",
-    "exclusions",
-    "weights",
-    "license",
-    "compute",
-    "task",
 )
 # Tasks whose output only a model built for them can produce (a CLIP encoder writes no captions).
 OUTPUT_TASKS = frozenset({"captioning", "vqa", "visual grounding", "generation"})
@@ -324,26 +306,6 @@ RULES: dict[str, Callable[[ModelRecord, StructuredQuery], str | None]] = {
 }
 
 
-@dataclass
-class FilterOutcome:
-    """Survivors, why the others were rejected, and which constraints were relaxed."""
-
-    survivors: list[ModelRecord]
-    rejected: dict[str, list[str]] = field(default_factory=dict)
-    relaxed: dict[str, list[str]] = field(default_factory=dict)
-    """model id -> constraints it violates but was kept for (closest match)."""
-
-    @property
-    def strict_count(self) -> int:
-        """How many kept models meet every constraint (none relaxed)."""
-        return len(self.survivors) - len(self.relaxed)
-
-    @property
-    def relaxed_constraints(self) -> list[str]:
-        """Every constraint relaxed for at least one kept model."""
-        return sorted({c for cs in self.relaxed.values() for c in cs})
-
-
 def violations(record: ModelRecord, query: StructuredQuery) -> dict[str, str]:
     """Constraint name to reason, for every rule the record breaks."""
     out: dict[str, str] = {}
@@ -352,40 +314,6 @@ def violations(record: ModelRecord, query: StructuredQuery) -> dict[str, str]:
         if reason is not None:
             out[name] = reason
     return out
-
-
-def filter_candidates(
-    records: Sequence[ModelRecord], query: StructuredQuery, minimum: int = 1
-) -> FilterOutcome:
-    """Keep records that break no rule; when fewer than ``minimum`` survive, add closest matches.
-
-    Closest matches break only constraints from RELAXATION_ORDER, relaxed one at a time in that
-    order; a modality mismatch is never relaxed, so a SAR task never gets an optical-only model.
-    """
-    broken = {r.model_id: violations(r, query) for r in records}
-    survivors = [r for r in records if not broken[r.model_id]]
-    outcome = FilterOutcome(
-        survivors=survivors,
-        rejected={mid: list(v.values()) for mid, v in broken.items() if v},
-    )
-    if len(survivors) >= minimum:
-        return outcome
-    allowed: set[str] = set()
-    for constraint in RELAXATION_ORDER:
-        allowed.add(constraint)
-        extra = [
-            r
-            for r in records
-            if broken[r.model_id] and set(broken[r.model_id]) <= allowed and r not in outcome.survivors
-        ]
-        extra.sort(key=lambda r: len(broken[r.model_id]))
-        for record in extra:
-            outcome.survivors.append(record)
-            outcome.relaxed[record.model_id] = sorted(broken[record.model_id])
-            outcome.rejected.pop(record.model_id, None)
-        if len(outcome.survivors) >= minimum:
-            break
-    return outcome
 
 
 def modality_names() -> list[str]:

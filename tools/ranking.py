@@ -170,16 +170,15 @@ def score_candidates(
         c.score = round(100.0 * max(0.0, min(1.0, raw - penalty)), 1)
     # Models that meet every constraint come before closest matches, whatever their scores; then
     # those that take the input few models take (a thermal band beside RGB) before those that don't.
+    # A model taking it, documented for another sensor, comes before one that cannot take it at all.
     distinctive = distinctive_modalities(query)
-    ranked = sorted(
-        candidates,
-        key=lambda x: (
-            bool(x.relaxed),
-            bool(distinctive) and not takes_any(x.record, distinctive),
-            -x.score,
-            x.record.model_name.lower(),
-        ),
-    )
+
+    def order(x: Candidate) -> tuple[bool, bool, bool, float, str]:
+        lacks = bool(distinctive) and not takes_any(x.record, distinctive)
+        other = set(x.relaxed) - {"sensor"} if distinctive else set(x.relaxed)
+        return bool(other), lacks, bool(x.relaxed), -x.score, x.record.model_name.lower()
+
+    ranked = sorted(candidates, key=order)
     for i, c in enumerate(ranked):
         coverage = sum(cr.weight for cr in c.criteria.values() if cr.known)
         nxt = ranked[i + 1].score if i + 1 < len(ranked) else c.score - 10.0

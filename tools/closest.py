@@ -1,0 +1,99 @@
+"""Candidates filtered by the hard constraints, with closest matches when too few meet them all."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from agent.query import StructuredQuery
+from rsfmd.schema import ModelRecord
+from tools.filtering import violations
+from tools.ranking import distinctive_modalities, takes_any
+
+# Relaxed in this order when nothing (or too little) survives; modality is never relaxed.
+RELAXATION_ORDER: tuple[str, ...] = (
+    "min_performance",
+    "precomputed_embeddings",
+    "sensor",
+    "release_year",
+    "architecture",
+    "backbone",
+    "band_flexibility",
+    "pretraining",
+    "exclusions",
+    "weights",
+    "license",
+    "compute",
+    "task",
+)
+
+
+@dataclass
+class FilterOutcome:
+    """Survivors, why the others were rejected, and which constraints were relaxed."""
+
+    survivors: list[ModelRecord]
+    rejected: dict[str, list[str]] = field(default_factory=dict)
+    relaxed: dict[str, list[str]] = field(default_factory=dict)
+    """model id -> constraints it violates but was kept for (closest match)."""
+
+    @property
+    def strict_count(self) -> int:
+        """How many kept models meet every constraint (none relaxed)."""
+        return len(self.survivors) - len(self.relaxed)
+
+    @property
+    def strict(self) -> list[ModelRecord]:
+        """The kept models that meet every constraint."""
+        return [r for r in self.survivors if r.model_id not in self.relaxed]
+
+    @property
+    def relaxed_constraints(self) -> list[str]:
+        """Every constraint relaxed for at least one kept model."""
+        return sorted({c for cs in self.relaxed.values() for c in cs})
+
+
+def filter_candidates(
+    records: Sequence[ModelRecord],
+    query: StructuredQuery,
+    minimum: int = 1,
+) -> FilterOutcome:
+    """Keep records that break no rule; when fewer than ``minimum`` survive, add closest matches.
+
+    Closest matches break only constraints from RELAXATION_ORDER, relaxed one at a time in that
+    order; a modality mismatch is never relaxed, so a SAR task never gets an optical-only model.
+    When the task's inputs include one few models take (``distinctive_modalities``) and fewer than
+    ``minimum`` models taking it survive, those documented for another sensor are added as closest
+    matches too.
+    """
+    broken = {r.model_id: violations(r, query) for r in records}
+    survivors = [r for r in records if not broken[r.model_id]]
+    outcome = FilterOutcome(
+        survivors=survivors,
+        rejected={mid: list(v.values()) for mid, v in broken.items() if v},
+    )
+    rare = distinctive_modalities(query)
+    if rare and sum(takes_any(r, rare) for r in survivors) < minimum:
+        for record in records:
+            if takes_any(record, rare) and set(broken[record.model_id]) == {"sensor"}:
+                outcome.survivors.append(record)
+                outcome.relaxed[record.model_id] = ["sensor"]
+                outcome.rejected.pop(record.model_id, None)
+    if len(outcome.strict) >= minimum:
+        return outcome
+    allowed: set[str] = set()
+    for constraint in RELAXATION_ORDER:
+        allowed.add(constraint)
+        extra = [
+            r
+            for r in records
+            if broken[r.model_id] and set(broken[r.model_id]) <= allowed and r not in outcome.survivors
+        ]
+        extra.sort(key=lambda r: len(broken[r.model_id]))
+        for record in extra:
+            outcome.survivors.append(record)
+            outcome.relaxed[record.model_id] = sorted(broken[record.model_id])
+            outcome.rejected.pop(record.model_id, None)
+        if len(outcome.survivors) >= minimum:
+            break
+    return outcome
