@@ -880,6 +880,9 @@ def test_a_question_about_image_pairs_ranks_models_taking_pairs_first() -> None:
     ranked = score_candidates([Candidate(single), Candidate(pairs)], change, EvidenceIndex([single, pairs]))
     assert [c.record.model_id for c in ranked] == ["pairs", "single"]
     assert distinctive_modalities(change.model_copy(update={"task_type": "segmentation"})) == frozenset()
+    # Change captioning takes pairs by what it is, whether or not the task said 'pairs'.
+    captions = StructuredQuery(application="change captioning", task_type="captioning", modality=["RGB"])
+    assert distinctive_modalities(captions) == {"Multi-temporal"}
 
 
 def test_too_few_models_taking_the_rare_input_bring_in_those_for_another_sensor() -> None:

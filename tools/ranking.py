@@ -17,6 +17,7 @@ from agent.wording import with_article
 from rsfmd.datasets import evaluated_on
 from rsfmd.licenses import allows_commercial_use, within_licenses
 from rsfmd.schema import Alignment, ModelRecord
+from rsfmd.vocab import typical_modalities
 from tools.candidate import Candidate, Criterion, Predict
 from tools.criteria import (
     application_fit,
@@ -111,7 +112,9 @@ DISTINCTIVE_RARITY = 4.0
 def distinctive_modalities(query: StructuredQuery) -> frozenset[str]:
     """The requested input modalities far rarer in RS-FMD than another requested one; and image
     pairs or series when the answer is text about them ('what changed between these two images?')."""
-    pairs = {"Multi-temporal"} if query.multi_temporal and query.task_type in OUTPUT_TASKS else set()
+    # (pairs read in the task, or the application's usual input: change captioning takes pairs)
+    series = query.multi_temporal or "Multi-temporal" in typical_modalities(query.application)
+    pairs = {"Multi-temporal"} if series and query.task_type in OUTPUT_TASKS else set()
     wanted = requested_modalities(query)
     if len(wanted) < 2:
         return frozenset(pairs)
