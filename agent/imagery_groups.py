@@ -6,8 +6,8 @@ from __future__ import annotations
 from agent.query import StructuredQuery
 from rsfmd.schema import Alignment, ModelRecord
 from tools.candidate import Candidate
-from tools.filtering import requested_imagery, requested_modalities, sensor_family
-from tools.ranking import distinctive_modalities, takes_any
+from tools.filtering import requested_imagery, requested_modalities, sensor_family, takes_any
+from tools.ranking import distinctive_modalities
 
 
 def imagery_groups(imagery: set[str]) -> list[tuple[str, frozenset[str]]]:
@@ -51,8 +51,10 @@ def _distinctive_first(ranked: list[Candidate], k: int, query: StructuredQuery) 
     """Why a model taking the rare input asked for ranks above a higher-scored one without it."""
     rare = distinctive_modalities(query)
     shown = [c for c in ranked[:k] if takes_any(c.record, rare)]
-    passed = [c for c in ranked if not takes_any(c.record, rare) and shown and c.score > shown[-1].score]
-    if not (rare and shown and passed):
+    if not (rare and shown):
+        return []
+    passed = [c for c in ranked if not takes_any(c.record, rare) and c.score > shown[-1].score]
+    if not passed:
         return []
     first = passed[0]
     if rare == {"Multi-temporal"}:

@@ -7,8 +7,8 @@ from dataclasses import dataclass, field
 
 from agent.query import StructuredQuery
 from rsfmd.schema import ModelRecord
-from tools.filtering import violations
-from tools.ranking import distinctive_modalities, takes_any
+from tools.filtering import takes_any, violations
+from tools.ranking import distinctive_modalities
 
 # Relaxed in this order when nothing (or too little) survives; modality is never relaxed.
 RELAXATION_ORDER: tuple[str, ...] = (
@@ -40,7 +40,7 @@ class FilterOutcome:
     @property
     def strict_count(self) -> int:
         """How many kept models meet every constraint (none relaxed)."""
-        return len(self.survivors) - len(self.relaxed)
+        return len(self.strict)
 
     @property
     def strict(self) -> list[ModelRecord]:

@@ -24,7 +24,13 @@ from rsfmd.datasets import (
 from rsfmd.schema import Alignment, Category, ModelRecord
 from tools.candidate import Candidate, Criterion
 from tools.evidence import RELATED_TASKS, same_imagery
-from tools.filtering import COMPATIBLE_MODALITIES, reads_no_text_for, requested_imagery, requested_modalities
+from tools.filtering import (
+    COMPATIBLE_MODALITIES,
+    models_time,
+    reads_no_text_for,
+    requested_imagery,
+    requested_modalities,
+)
 from tools.fit import LOW_CONFIDENCE, field_confidence
 
 VL_TASKS = frozenset({"captioning", "vqa", "visual grounding", "retrieval", "zero-shot classification"})
@@ -187,7 +193,7 @@ def _modality_fit(c: Candidate, query: StructuredQuery) -> Criterion:
         score *= 0.5
         evidence.append(coarse)
     if query.multi_temporal:
-        temporal = "Multi-temporal" in have or r.temporal_alignment in {Alignment.full, Alignment.partial}
+        temporal = models_time(r)
         score = 0.8 * score + (0.2 if temporal else 0.0)
         evidence.append("models time series" if temporal else "single-date input only")
     return Criterion(min(score, 1.0), evidence=evidence)

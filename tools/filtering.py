@@ -4,7 +4,7 @@ None. The LLM never decides these; ``tools/closest.py`` applies them to candidat
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 
 from agent.query import StructuredQuery
 from rsfmd.backbones import names_backbone
@@ -65,11 +65,23 @@ def modality_violation(record: ModelRecord, query: StructuredQuery) -> str | Non
         return None
     if not record.modalities:
         return "input modalities unknown"
-    have = set(record.modalities)
-    for modality in wanted:
-        if have & COMPATIBLE_MODALITIES.get(modality, frozenset({modality})):
-            return None
+    if takes_any(record, wanted):
+        return None
     return f"takes {', '.join(record.modalities)}, not {', '.join(sorted(wanted))}"
+
+
+def models_time(record: ModelRecord) -> bool:
+    """Whether the record takes image series or pairs (as an input, or by modelling time)."""
+    over_time = record.temporal_alignment in {Alignment.full, Alignment.partial}
+    return over_time or "Multi-temporal" in record.modalities
+
+
+def takes_any(record: ModelRecord, modalities: Collection[str]) -> bool:
+    """Whether the record takes one of ``modalities``, or data that can stand for it."""
+    if "Multi-temporal" in modalities and models_time(record):
+        return True
+    have = set(record.modalities)
+    return any(have & COMPATIBLE_MODALITIES.get(m, frozenset({m})) for m in modalities)
 
 
 def sensor_family(sensor: str) -> set[str]:

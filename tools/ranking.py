@@ -16,7 +16,7 @@ from agent.query import StructuredQuery
 from agent.wording import with_article
 from rsfmd.datasets import evaluated_on
 from rsfmd.licenses import allows_commercial_use, within_licenses
-from rsfmd.schema import Alignment, ModelRecord
+from rsfmd.schema import ModelRecord
 from rsfmd.vocab import typical_modalities
 from tools.candidate import Candidate, Criterion, Predict
 from tools.criteria import (
@@ -29,7 +29,7 @@ from tools.criteria import (
     release_day,
 )
 from tools.evidence import EvidenceIndex
-from tools.filtering import COMPATIBLE_MODALITIES, OUTPUT_TASKS, requested_modalities
+from tools.filtering import OUTPUT_TASKS, requested_modalities, takes_any
 from tools.fit import availability_fit, imagery_fit
 from tools.region_fit import generalizability_fit
 from tools.result_credit import frozen_fit, performance_fit, regime_fit
@@ -121,15 +121,6 @@ def distinctive_modalities(query: StructuredQuery) -> frozenset[str]:
     counts = modality_counts()
     common = max(counts.get(m, 0) for m in wanted)
     return frozenset({m for m in wanted if counts.get(m, 0) * DISTINCTIVE_RARITY <= common} | pairs)
-
-
-def takes_any(record: ModelRecord, modalities: frozenset[str]) -> bool:
-    """Whether the record takes one of ``modalities`` (or data that can stand for it; image series
-    when it models time)."""
-    have = set(record.modalities)
-    if "Multi-temporal" in modalities and record.temporal_alignment in {Alignment.full, Alignment.partial}:
-        return True
-    return any(have & COMPATIBLE_MODALITIES.get(m, frozenset({m})) for m in modalities)
 
 
 def score_candidates(
