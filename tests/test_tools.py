@@ -899,3 +899,31 @@ def test_too_few_models_taking_the_rare_input_bring_in_those_for_another_sensor(
     # Without a rare input, a sensor mismatch stays out while enough models meet every constraint.
     plain = StructuredQuery(task_type="segmentation", modality=["Multispectral"], sensor=["MODIS"])
     assert [r.model_id for r in filter_candidates([modis, landsat], plain).survivors] == ["modis"]
+
+
+def test_fine_pixels_of_another_modality_do_not_make_coarse_sar_fine() -> None:
+    # Pretrained on 10 m Sentinel-1 SAR and 0.6 m NAIP RGB, and evaluated on 10 m flood imagery:
+    # for 1 m ICEYE SAR floods, neither its pretraining nor its flood result is on the user's pixels.
+    both = record(
+        "s1-naip",
+        modalities=["SAR", "RGB"],
+        supported_sensors=["Sentinel-1", "NAIP"],
+        benchmarks=[bench("Sen1Floods11", "mIoU", 90.0, app="flood mapping")],
+    )
+    fine_sar = record("fine-sar", modalities=["SAR"], supported_sensors=["Capella", "Gaofen-3"])
+    sar = StructuredQuery(
+        application="flood mapping",
+        task_type="segmentation",
+        modality=["SAR"],
+        sensor=["ICEYE"],
+        spatial_resolution_m=1.0,
+    )
+    ranked = score_candidates([Candidate(both), Candidate(fine_sar)], sar, EvidenceIndex([both, fine_sar]))
+    crit = {c.record.model_id: c.criteria for c in ranked}
+    assert crit["s1-naip"]["imagery"].score < crit["fine-sar"]["imagery"].score
+    assert any("10 m or coarser" in e for e in crit["s1-naip"]["imagery"].evidence)
+    assert crit["s1-naip"]["application"].score == 0.9  # shown on flood mapping, but on other imagery
+    # For 1 m RGB the NAIP pretraining is on the user's pixels.
+    rgb = sar.model_copy(update={"modality": ["RGB"], "sensor": []})
+    ranked = score_candidates([Candidate(both)], rgb, EvidenceIndex([both]))
+    assert not any("coarser" in e for e in ranked[0].criteria["imagery"].evidence)

@@ -31,7 +31,7 @@ from tools.filtering import (
     requested_imagery,
     requested_modalities,
 )
-from tools.fit import LOW_CONFIDENCE, field_confidence
+from tools.fit import LOW_CONFIDENCE, far_from_users_pixels, field_confidence
 
 VL_TASKS = frozenset({"captioning", "vqa", "visual grounding", "retrieval", "zero-shot classification"})
 # Applications whose input is an image pair, though their task type is shared with single-image
@@ -106,7 +106,10 @@ def application_fit(c: Candidate, query: StructuredQuery, unevidenced: bool = Fa
     if shown_on_application:
         imagery = requested_imagery(query)
         on_users_imagery = not imagery or any(
-            bench_application(b) == query.application and same_imagery(b, imagery) for b in r.benchmarks
+            bench_application(b) == query.application
+            and same_imagery(b, imagery)
+            and not far_from_users_pixels(b.dataset, query)
+            for b in r.benchmarks
         )
         if on_users_imagery:
             return Criterion(1.0, evidence=[f"evaluated on {query.application}"])

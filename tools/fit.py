@@ -16,7 +16,7 @@ from functools import cache
 from agent.query import StructuredQuery
 from rsfmd.schema import Alignment, Category, ModelRecord
 from rsfmd.vocab import get_vocabulary
-from tools.filtering import sensor_family
+from tools.filtering import COMPATIBLE_MODALITIES, requested_imagery, sensor_family
 
 # A model is far from the user's imagery when everything it saw is this many times coarser (or
 # finer) than the user's pixels.
@@ -59,9 +59,27 @@ def user_gsd_m(query: StructuredQuery) -> float | None:
     return min(known) if known else None
 
 
-def _resolution_factor(record: ModelRecord, wanted_m: float) -> tuple[float, str | None]:
-    table = sensor_gsd_m()
-    seen = [table[s] for s in pretraining_sensors(record) if s in table]
+@cache
+def sensor_modality() -> dict[str, str]:
+    """The modality of each sensor of the vocabulary (SAR for ICEYE, RGB for NAIP)."""
+    vocab = get_vocabulary("sensors")
+    return {name: kind for name in vocab.names if (kind := vocab.column(name, "modality"))}
+
+
+def seen_gsds(record: ModelRecord, imagery: set[str]) -> list[float]:
+    """Ground resolutions of the model's pretraining sensors; only those of the user's kind of
+    imagery when it saw any: a model that saw 10 m SAR and 1 m RGB has seen no 1 m SAR."""
+    table, kinds = sensor_gsd_m(), sensor_modality()
+    sensors = [s for s in pretraining_sensors(record) if s in table]
+    wanted = (
+        set().union(*(COMPATIBLE_MODALITIES.get(m, frozenset({m})) for m in imagery)) if imagery else set()
+    )
+    own = [s for s in sensors if kinds.get(s) in wanted]
+    return [table[s] for s in own or sensors]
+
+
+def _resolution_factor(record: ModelRecord, wanted_m: float, imagery: set[str]) -> tuple[float, str | None]:
+    seen = seen_gsds(record, imagery)
     if not seen:
         return 1.0, None
     finest, coarsest = min(seen), max(seen)
@@ -108,7 +126,7 @@ def imagery_fit(record: ModelRecord, query: StructuredQuery) -> tuple[float, lis
     else:
         score = 0.75
     if wanted_m is not None:
-        factor, why = _resolution_factor(record, wanted_m)
+        factor, why = _resolution_factor(record, wanted_m, requested_imagery(query))
         score *= factor
         if why:
             evidence.append(why)
@@ -127,24 +145,40 @@ def availability_fit(record: ModelRecord) -> tuple[float, list[str], bool]:
     return 0.6, ["public weights not confirmed"], False
 
 
+def _dataset_gsd(name: str) -> float | None:
+    """The finest ground resolution of a dataset's sensors, when the tables know it."""
+    from rsfmd.datasets import find_dataset
+
+    info = find_dataset(name)
+    table = sensor_gsd_m()
+    gsds = [table[s] for s in (info.sensors if info else ()) if s in table]
+    return min(gsds) if gsds else None
+
+
+def _far(gsd: float, wanted_m: float) -> bool:
+    return gsd >= FAR_RESOLUTION * wanted_m or gsd * FAR_RESOLUTION <= wanted_m
+
+
+def far_from_users_pixels(dataset: str, query: StructuredQuery) -> bool:
+    """Whether a dataset's imagery is known to be of a ground resolution far from the user's."""
+    wanted_m = user_gsd_m(query)
+    gsd = _dataset_gsd(dataset) if wanted_m is not None else None
+    return gsd is not None and wanted_m is not None and _far(gsd, wanted_m)
+
+
 def results_far_from(datasets: list[str], query: StructuredQuery) -> str | None:
     """Why results on ``datasets`` say little about the user's imagery (every one of them at a
     ground resolution far from the user's), or None. Results on 10 m Sentinel-1 floods say little
     about 1 m ICEYE floods."""
-    from rsfmd.datasets import find_dataset
-
     wanted_m = user_gsd_m(query)
     if wanted_m is None or not datasets:
         return None
-    table = sensor_gsd_m()
     seen: list[tuple[str, float]] = []
     for name in datasets:
-        info = find_dataset(name)
-        gsds = [table[s] for s in (info.sensors if info else ()) if s in table]
-        if not gsds:
+        if (gsd := _dataset_gsd(name)) is None:
             return None  # unknown imagery: no claim either way
-        seen.append((name, min(gsds)))
-    if all(g >= FAR_RESOLUTION * wanted_m or g * FAR_RESOLUTION <= wanted_m for _, g in seen):
+        seen.append((name, gsd))
+    if all(_far(g, wanted_m) for _, g in seen):
         shown = ", ".join(f"{n} ({g:g} m)" for n, g in seen[:2])
         return f"results on {shown}, imagery far from your {wanted_m:g} m"
     return None
