@@ -927,3 +927,39 @@ def test_fine_pixels_of_another_modality_do_not_make_coarse_sar_fine() -> None:
     rgb = sar.model_copy(update={"modality": ["RGB"], "sensor": []})
     ranked = score_candidates([Candidate(both)], rgb, EvidenceIndex([both]))
     assert not any("coarser" in e for e in ranked[0].criteria["imagery"].evidence)
+
+
+def test_the_size_that_counts_is_that_of_the_variant_for_the_users_data() -> None:
+    from tools.filtering import size_for_user
+
+    per_sensor = record(
+        "per-sensor",
+        modalities=["Multispectral", "SAR"],
+        supported_sensors=["Sentinel-2", "Sentinel-1"],
+        num_parameters=88,
+        variants=[
+            {"name": "Sentinel2_Resnet50_SI_MS", "backbone": "ResNet-50", "num_parameters": 24},
+            {"name": "Sentinel1_SwinB_SI", "backbone": "Swin-v2-Base"},
+        ],
+    )
+    s1 = StructuredQuery(modality=["SAR"], sensor=["Sentinel-1"], compute=ComputeBudget(max_parameters_m=30))
+    s2 = StructuredQuery(
+        modality=["Multispectral"], sensor=["Sentinel-2"], compute=ComputeBudget(max_parameters_m=30)
+    )
+    assert size_for_user(per_sensor, s1) == 88  # the Sentinel-1 checkpoint is a Swin-v2-Base
+    assert size_for_user(per_sensor, s2) == 24
+    assert "variant for your data has 88M" in violations(per_sensor, s1)["compute"]
+    assert not violations(per_sensor, s2)
+    assert "smallest variant for your data 88M" in efficiency_fit(Candidate(per_sensor), s1).evidence[0]
+    # A derived backbone size never makes a model smaller than its smallest stated size.
+    small_derived = record(
+        "small-derived",
+        modalities=["Multispectral", "SAR"],
+        num_parameters=86,
+        variants=[
+            {"name": "ViT-B/14 MS", "num_parameters": 86},
+            {"name": "ViT-S/14 MS", "backbone": "ViT-S/14"},
+            {"name": "ViT-B/14 SAR", "num_parameters": 86},
+        ],
+    )
+    assert size_for_user(small_derived, s2) == 86

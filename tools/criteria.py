@@ -30,6 +30,7 @@ from tools.filtering import (
     reads_no_text_for,
     requested_imagery,
     requested_modalities,
+    size_for_user,
 )
 from tools.fit import LOW_CONFIDENCE, far_from_users_pixels, field_confidence
 
@@ -283,8 +284,8 @@ def _product_resolution_m(record: ModelRecord) -> float | None:
 
 
 def efficiency_fit(c: Candidate, query: StructuredQuery) -> Criterion:
-    """Size of the smallest variant against the user's budget (log scale)."""
-    size = c.record.smallest_parameters
+    """Size of the smallest variant for the user's data against the user's budget (log scale)."""
+    size = size_for_user(c.record, query)
     limit = query.compute.parameter_limit()
     if c.record.category == Category.embedding_product:
         return Criterion(1.0, evidence=["precomputed embeddings: no model to run"])
@@ -321,6 +322,9 @@ def efficiency_fit(c: Candidate, query: StructuredQuery) -> Criterion:
             f"confidence {confidence:.2g}){budget}"
         )
         return Criterion(score, evidence=[text], known=False)
+    if size != c.record.smallest_parameters:
+        text = f"smallest variant for your data {size:g}M parameters{budget}"
+        return Criterion(score, evidence=[f"{text} (smallest overall {c.record.smallest_parameters:g}M)"])
     return Criterion(score, evidence=[f"smallest variant {size:g}M parameters{budget}"])
 
 

@@ -13,6 +13,7 @@ from rsfmd.licenses import allows_commercial_use, within_licenses
 from rsfmd.pretext import pretext_described, uses_pretext
 from rsfmd.schema import Alignment, Category, ModelRecord
 from rsfmd.vocab import get_vocabulary
+from tools.variants import size_for_data
 
 # Which record modalities can serve a requested modality (beyond an exact match).
 COMPATIBLE_MODALITIES: dict[str, frozenset[str]] = {
@@ -109,6 +110,16 @@ def sensor_violation(record: ModelRecord, query: StructuredQuery) -> str | None:
     return f"documented for {', '.join(record.supported_sensors[:4])}, not {', '.join(query.sensor)}"
 
 
+def size_for_user(record: ModelRecord, query: StructuredQuery) -> float | None:
+    """Parameters of the smallest variant for the user's sensors and imagery (tools/variants.py)."""
+    sensors = set().union(*(sensor_family(s) for s in query.sensor)) if query.sensor else set()
+    imagery = requested_imagery(query)
+    modalities = (
+        set().union(*(COMPATIBLE_MODALITIES.get(m, frozenset({m})) for m in imagery)) if imagery else set()
+    )
+    return size_for_data(record, sensors, modalities)
+
+
 def compute_violation(record: ModelRecord, query: StructuredQuery) -> str | None:
     """The smallest released variant exceeds the user's parameter budget, or the largest falls short
     of the size asked for ('over 1B parameters')."""
@@ -129,14 +140,15 @@ def compute_violation(record: ModelRecord, query: StructuredQuery) -> str | None
         # Precomputed embeddings are read, not computed: the encoder's size costs the user nothing.
         return None
     explicit = query.compute.max_parameters_m is not None
-    size = record.smallest_parameters
+    size = size_for_user(record, query)
     if size is None:
         return "model size unknown, cannot confirm it fits the budget"
     allowed = limit if explicit else limit * DEVICE_BUDGET_TOLERANCE
+    which = "smallest variant" if size == record.smallest_parameters else "smallest variant for your data"
     if explicit and query.compute.below_limit and size >= allowed:
-        return f"smallest variant has {size:g}M parameters, not fewer than {limit:g}M"
+        return f"{which} has {size:g}M parameters, not fewer than {limit:g}M"
     if size > allowed:
-        return f"smallest variant has {size:g}M parameters, over the {limit:g}M budget"
+        return f"{which} has {size:g}M parameters, over the {limit:g}M budget"
     return None
 
 

@@ -1,0 +1,77 @@
+"""Which released variants of a model take the user's data, and the size that leaves the user.
+
+Many records release one checkpoint per sensor or modality ("Sentinel1_SwinB_SI",
+"Sentinel2_Resnet50_SI_MS", "RN50 SAR"). The size that matters to a user with Sentinel-1 data is
+that of the smallest variant for Sentinel-1, not the smallest variant overall. A variant's data is
+read from its name with the sensor and modality vocabularies; a variant naming neither is taken to
+serve any data. A variant's size is its stated count, else the documented size of its backbone
+(``rsfmd/vocab/backbones.csv``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection
+from functools import cache
+
+from agent.reading.terms import find_terms
+from rsfmd.backbones import MatchStatus, match_backbone
+from rsfmd.schema import ModelRecord, Variant
+from rsfmd.vocab import get_vocabulary
+
+# Checkpoint names abbreviate multispectral ("RN50 MS", "Swin v2 MSI"), which the modality
+# vocabulary does not hold: as a word of running text "MS" means too many other things.
+_MULTISPECTRAL_TAG = re.compile(r"(?<![A-Za-z])MSI?(?![A-Za-z])")
+
+
+@cache
+def _sensor_modality() -> dict[str, str]:
+    vocab = get_vocabulary("sensors")
+    return {name: kind for name in vocab.names if (kind := vocab.column(name, "modality"))}
+
+
+@cache
+def variant_data(name: str) -> tuple[frozenset[str], frozenset[str]]:
+    """(sensors, modalities) a variant's name says it is for; modalities include its sensors'."""
+    sensors = frozenset(t[0] for t in find_terms(name, "sensors"))
+    modalities = {t[0] for t in find_terms(name, "modalities")}
+    modalities |= {kind for s in sensors if (kind := _sensor_modality().get(s))}
+    if _MULTISPECTRAL_TAG.search(name):
+        modalities.add("Multispectral")
+    return sensors, frozenset(modalities)
+
+
+def variant_size(variant: Variant) -> float | None:
+    """Parameters (millions): as stated, else the documented size of the variant's backbone."""
+    if variant.num_parameters is not None:
+        return variant.num_parameters
+    if variant.backbone and (match := match_backbone(variant.backbone)).status == MatchStatus.matched:
+        return match.backbone.params_m if match.backbone else None
+    return None
+
+
+def size_for_data(record: ModelRecord, sensors: Collection[str], modalities: Collection[str]) -> float | None:
+    """The smallest size among the variants for the user's ``sensors`` (with the sensors that stand
+    in for them) or ``modalities`` (with compatible ones), never below the smallest stated size;
+    the smallest overall when no variant is for other data, or when the sizes of those for the
+    user's data are not known."""
+    smallest = record.smallest_parameters
+    if len(record.variants) < 2 or not (sensors or modalities):
+        return smallest
+    fitting, other = [], False
+    for variant in record.variants:
+        named_sensors, named_modalities = variant_data(variant.name)
+        if named_sensors and sensors:
+            fits = bool(named_sensors & set(sensors))  # the sensor decides: Aerial RGB is not Sentinel-2
+        else:
+            fits = not named_modalities or bool(named_modalities & set(modalities))
+        if fits:
+            fitting.append(variant)
+        else:
+            other = True
+    sizes = [s for v in fitting if (s := variant_size(v)) is not None]
+    if smallest is None or not other or not sizes:
+        return smallest
+    # A backbone's standard size is derived, not stated: it can show that the variant for the
+    # user's data is larger than the smallest stated one, never make a model smaller than that.
+    return max(min(sizes), smallest)
