@@ -193,6 +193,15 @@ def test_scarce_labels_said_with_an_intensifier_or_as_digitised_counts_are_few()
     assert _query("Oil slicks on Sentinel-1, with a few examples of look-alikes below").data_regime is None
 
 
+def test_a_size_ruled_out_is_a_limit_and_out_of_distribution_rules_nothing_out() -> None:
+    laptop = _query(
+        "Crop types from Sentinel-2 series on a laptop CPU. Anything over roughly 100M parameters is out."
+    )
+    assert laptop.compute.max_parameters_m == 100 and laptop.compute.min_parameters_m is None
+    shifted = _query("Flood mapping: our Sentinel-1 data is out of distribution for most models")
+    assert shifted.sensor == ["Sentinel-1"] and not shifted.exclusions.sensors
+
+
 def test_audio_beside_imagery_is_an_input() -> None:
     sounds = _query("Map the soundscape from overhead imagery, with queries as text or audio clips")
     assert "Audio" in sounds.modality

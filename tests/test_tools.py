@@ -963,3 +963,23 @@ def test_the_size_that_counts_is_that_of_the_variant_for_the_users_data() -> Non
         ],
     )
     assert size_for_user(small_derived, s2) == 86
+
+
+def test_pretraining_on_the_users_kind_of_imagery_alone_fits_better_than_beside_others() -> None:
+    sar_only = record("sar-only", modalities=["SAR"], supported_sensors=["Sentinel-1"])
+    mixed = record(
+        "mixed", modalities=["SAR", "Multispectral"], supported_sensors=["Sentinel-1", "Sentinel-2"]
+    )
+    query = StructuredQuery(task_type="segmentation", modality=["SAR"], sensor=["Sentinel-1"])
+    ranked = score_candidates(
+        [Candidate(mixed), Candidate(sar_only)], query, EvidenceIndex([mixed, sar_only])
+    )
+    imagery = {c.record.model_id: c.criteria["imagery"] for c in ranked}
+    assert imagery["sar-only"].score == 1.0 > imagery["mixed"].score
+    assert "beside Multispectral" in imagery["mixed"].evidence[0]
+    # Both kinds asked for: neither is shared with imagery the user does not have.
+    both = query.model_copy(
+        update={"modality": ["SAR", "Multispectral"], "sensor": ["Sentinel-1", "Sentinel-2"]}
+    )
+    ranked = score_candidates([Candidate(mixed)], both, EvidenceIndex([mixed]))
+    assert ranked[0].criteria["imagery"].score == 1.0

@@ -93,6 +93,21 @@ def _resolution_factor(record: ModelRecord, wanted_m: float, imagery: set[str]) 
     return 1.0, None
 
 
+# A model pretrained on the user's sensor among other kinds of imagery (SAR beside optical, DEM and
+# land cover) against one pretrained on that kind of imagery alone.
+SHARED_PRETRAINING = 0.9
+
+
+def _other_kinds(pretrained: set[str], imagery: set[str]) -> list[str]:
+    """The kinds of imagery, other than the user's (and those compatible with it), among the
+    model's pretraining sensors."""
+    if not imagery:
+        return []
+    wanted = set().union(*(COMPATIBLE_MODALITIES.get(m, frozenset({m})) for m in imagery))
+    kinds = sensor_modality()
+    return sorted({k for s in pretrained if (k := kinds.get(s)) and k not in wanted})
+
+
 def imagery_fit(record: ModelRecord, query: StructuredQuery) -> tuple[float, list[str]] | None:
     """Score in [0, 1] and reasons; None when the user names neither a sensor nor a resolution."""
     wanted_m = user_gsd_m(query)
@@ -108,6 +123,12 @@ def imagery_fit(record: ModelRecord, query: StructuredQuery) -> tuple[float, lis
         if (own := sorted(set(query.sensor) & pretrained)) and inferred:
             score = 0.85
             evidence.append(f"likely takes {', '.join(own)} (inferred from its datasets)")
+        elif own and (others := _other_kinds(pretrained, requested_imagery(query))):
+            # Pretrained on the sensor among other kinds of imagery: its capacity is shared.
+            score = SHARED_PRETRAINING
+            evidence.append(
+                f"pretrained on {', '.join(own)} imagery itself, beside {' and '.join(others)} data"
+            )
         elif own:
             score = 1.0
             evidence.append(f"pretrained on {', '.join(own)} imagery itself")
