@@ -200,6 +200,18 @@ def test_a_size_ruled_out_is_a_limit_and_out_of_distribution_rules_nothing_out()
     assert laptop.compute.max_parameters_m == 100 and laptop.compute.min_parameters_m is None
     shifted = _query("Flood mapping: our Sentinel-1 data is out of distribution for most models")
     assert shifted.sensor == ["Sentinel-1"] and not shifted.exclusions.sensors
+    heavy = _query("Crop mapping from Sentinel-2; models above 300M parameters are too heavy for us.")
+    assert heavy.compute.max_parameters_m == 300 and heavy.compute.min_parameters_m is None
+    overkill = _query("Crop mapping from Sentinel-2; a model with more than 1B parameters is overkill.")
+    assert overkill.compute.max_parameters_m == 1000 and overkill.compute.min_parameters_m is None
+    assert (
+        _query("Crop mapping from Sentinel-2; 20M parameters is our ceiling.").compute.max_parameters_m == 20
+    )
+    assert (
+        _query("Crop mapping from Sentinel-2; the budget is 30M parameters.").compute.max_parameters_m == 30
+    )
+    card = _query("Crop mapping from Sentinel-2 on a single 11 GB GTX 1080 Ti.").compute
+    assert card.device_class == "single-gpu" and card.max_parameters_m is not None
 
 
 def test_audio_beside_imagery_is_an_input() -> None:

@@ -29,7 +29,12 @@ _PARAMS_UNIT_FIRST = re.compile(
 )
 # '20 million parameters at most', '50M params max', '100M parameters or less'.
 _PARAMS_BOUND_AFTER = re.compile(
-    rf"\b{_SIZE_NUMBER}\s*{_PARAM_WORD}\s*(?:at most|max(?:imum)?\b|or (?:less|fewer|smaller|below)|tops\b)"
+    rf"\b{_SIZE_NUMBER}\s*{_PARAM_WORD}\s*(?:at most|max(?:imum)?\b|or (?:less|fewer|smaller|below)|tops\b"
+    r"|(?:is|are) (?:our|the) (?:ceiling|limit|cap|maximum|budget)\b)"
+)
+# 'the budget is 30M parameters', 'a ceiling of 20M params'.
+_PARAMS_BUDGET = re.compile(
+    rf"\b(?:budget|ceiling|cap|limit)\s+(?:is\s+|of\s+)?(?:about\s+|around\s+)?{_SIZE_NUMBER}\s*{_PARAM_WORD}"
 )
 # 'over 1B parameters', 'at least 300M params', 'billion-parameter models', '1B+ models'.
 _PARAMS_FLOOR = re.compile(
@@ -54,7 +59,8 @@ _PARAMS_BETWEEN = re.compile(rf"between\s*{_SIZE_NUMBER}\s*(?:and|to|-)\s*{_SIZE
 # about three times that, so a quarter of the memory bounds the size (15.6M a GB: a ViT-B on 8 GB,
 # a ViT-L on 24 GB). Vision-language tasks and zero-shot use are read as inference.
 _GPU_MEMORY = re.compile(
-    r"(\d+(?:\.\d+)?)\s*gb\b(?:\s+of)?\s*(?:vram|gpu|graphics|video memory|memory|ram|card)\b"
+    r"(\d+(?:\.\d+)?)\s*gb\b(?:\s+of)?\s*"
+    r"(?:vram|gpu|graphics|video memory|memory|ram|card|gtx|rtx|quadro|titan)\b"
 )
 _GPU_MEMORY_AFTER = re.compile(
     # 'a GPU with 24 GB', 'an A100 80GB', 'RTX 4090 (24 GB)'
@@ -85,6 +91,7 @@ def _parameter_limit(text: str) -> float | None:
         _PARAMS.search(text)
         or _PARAMS_UNIT_FIRST.search(text)
         or _PARAMS_BOUND_AFTER.search(text)
+        or _PARAMS_BUDGET.search(text)
         or _PARAMS_NEGATED_FLOOR.search(text)
     )
     if not match:
