@@ -901,6 +901,22 @@ def test_too_few_models_taking_the_rare_input_bring_in_those_for_another_sensor(
     assert [r.model_id for r in filter_candidates([modis, landsat], plain).survivors] == ["modis"]
 
 
+def test_a_rare_input_taker_over_the_devices_budget_beats_one_without_the_input() -> None:
+    edge = StructuredQuery(
+        task_type="segmentation", modality=["Thermal", "RGB"], compute=ComputeBudget(device_class="edge")
+    )
+    rgb = record("rgb", modalities=["RGB"], num_parameters=20)
+    thermal = record("thermal", modalities=["RGB", "Thermal"], num_parameters=86)
+    outcome = filter_candidates([rgb, thermal], edge, minimum=1)
+    assert outcome.relaxed == {"thermal": ["compute"]}
+    cands = [Candidate(r, relaxed=outcome.relaxed.get(r.model_id, [])) for r in outcome.survivors]
+    ranked = score_candidates(cands, edge, EvidenceIndex([rgb, thermal]))
+    assert [c.record.model_id for c in ranked] == ["thermal", "rgb"]
+    # A budget the user stated is not bent for it.
+    stated = edge.model_copy(update={"compute": ComputeBudget(device_class="edge", max_parameters_m=30)})
+    assert [r.model_id for r in filter_candidates([rgb, thermal], stated).survivors] == ["rgb"]
+
+
 def test_fine_pixels_of_another_modality_do_not_make_coarse_sar_fine() -> None:
     # Pretrained on 10 m Sentinel-1 SAR and 0.6 m NAIP RGB, and evaluated on 10 m flood imagery:
     # for 1 m ICEYE SAR floods, neither its pretraining nor its flood result is on the user's pixels.

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from agent.query import StructuredQuery
 from rsfmd.schema import ModelRecord
 from tools.filtering import takes_any, violations
-from tools.ranking import distinctive_modalities
+from tools.ranking import RARE_INPUT_RELAXABLE, distinctive_modalities
 
 # Relaxed in this order when nothing (or too little) survives; modality is never relaxed.
 RELAXATION_ORDER: tuple[str, ...] = (
@@ -63,8 +63,8 @@ def filter_candidates(
     Closest matches break only constraints from RELAXATION_ORDER, relaxed one at a time in that
     order; a modality mismatch is never relaxed, so a SAR task never gets an optical-only model.
     When the task's inputs include one few models take (``distinctive_modalities``) and fewer than
-    ``minimum`` models taking it survive, those documented for another sensor are added as closest
-    matches too.
+    ``minimum`` models taking it survive, those documented for another sensor, or over a size budget
+    read from the device (not one the user stated), are added as closest matches too.
     """
     broken = {r.model_id: violations(r, query) for r in records}
     survivors = [r for r in records if not broken[r.model_id]]
@@ -74,10 +74,18 @@ def filter_candidates(
     )
     rare = distinctive_modalities(query)
     if rare and sum(takes_any(r, rare) for r in survivors) < minimum:
+        # A size budget the user stated is theirs; one read from the device is an estimate.
+        bendable = RARE_INPUT_RELAXABLE - (
+            {"compute"} if query.compute.max_parameters_m is not None else set()
+        )
         for record in records:
-            if takes_any(record, rare) and set(broken[record.model_id]) == {"sensor"}:
+            if (
+                takes_any(record, rare)
+                and broken[record.model_id]
+                and set(broken[record.model_id]) <= bendable
+            ):
                 outcome.survivors.append(record)
-                outcome.relaxed[record.model_id] = ["sensor"]
+                outcome.relaxed[record.model_id] = sorted(broken[record.model_id])
                 outcome.rejected.pop(record.model_id, None)
     if len(outcome.strict) >= minimum:
         return outcome

@@ -107,6 +107,9 @@ def no_result_on_application(candidates: Sequence[Candidate], query: StructuredQ
 # A requested modality this many times rarer in RS-FMD than another requested one is what makes
 # the task the user's: DEM beside Sentinel-2, thermal beside RGB, audio beside imagery.
 DISTINCTIVE_RARITY = 4.0
+# A model taking that input, though documented for another sensor or over the size budget read from
+# the device, answers the task better than one that cannot take the input at all.
+RARE_INPUT_RELAXABLE = frozenset({"sensor", "compute"})
 
 
 def distinctive_modalities(query: StructuredQuery) -> frozenset[str]:
@@ -164,12 +167,13 @@ def score_candidates(
         c.score = round(100.0 * max(0.0, min(1.0, raw - penalty)), 1)
     # Models that meet every constraint come before closest matches, whatever their scores; then
     # those that take the input few models take (a thermal band beside RGB) before those that don't.
-    # A model taking it, documented for another sensor, comes before one that cannot take it at all.
+    # A model taking it, documented for another sensor or over the device's budget, comes before one
+    # that cannot take it at all.
     distinctive = distinctive_modalities(query)
 
     def order(x: Candidate) -> tuple[bool, bool, bool, float, str]:
         lacks = bool(distinctive) and not takes_any(x.record, distinctive)
-        other = set(x.relaxed) - {"sensor"} if distinctive else set(x.relaxed)
+        other = set(x.relaxed) - RARE_INPUT_RELAXABLE if distinctive else set(x.relaxed)
         return bool(other), lacks, bool(x.relaxed), -x.score, x.record.model_name.lower()
 
     ranked = sorted(candidates, key=order)
