@@ -193,6 +193,12 @@ def test_scarce_labels_said_with_an_intensifier_or_as_digitised_counts_are_few()
     assert _query("Oil slicks on Sentinel-1, with a few examples of look-alikes below").data_regime is None
 
 
+def test_pretraining_further_without_labels_is_unlabelled_use_not_zero_shot() -> None:
+    own = _query("Sentinel-1 archive, no labels; I'd rather continue self-supervised pretraining on it")
+    assert own.data_regime == "unlabeled"
+    assert _query("Sentinel-1 ship detection with no labels at all").data_regime == "zero-shot"
+
+
 def test_a_size_ruled_out_is_a_limit_and_out_of_distribution_rules_nothing_out() -> None:
     laptop = _query(
         "Crop types from Sentinel-2 series on a laptop CPU. Anything over roughly 100M parameters is out."

@@ -23,6 +23,10 @@ _SIMILARITY_SEARCH = re.compile(
     r"\bsimilarity search|\b(?:find|finding|search(?:ing)?(?:\s+for)?|retriev\w*|look(?:ing)?\s+for)\s+"
     r"(?:the\s+)?(?:most\s+)?similar\s+(?:images|tiles|patches|scenes|places|locations|areas|fields|sites)\b"
 )
+# Pretraining of one's own on unlabelled data ('continue self-supervised pretraining on our archive').
+_OWN_PRETRAINING = re.compile(
+    r"\b(?:self[\s-]supervised|unsupervised)\s+(?:pre-?training|learning|training)\b"
+)
 _FROZEN = re.compile(
     r"\bfrozen\s+(?:(?:pre-?trained|[\w-]*(?:clip|vit|dino|mae|fm)[\w-]*)\s+){0,2}(?:encoders?|backbones?|features?|embeddings?|weights|models?|"
     r"representations?)\b|"
@@ -119,9 +123,12 @@ def read_regime(lowered: str, sensors: list[str], task_type: str | None, notes: 
         notes.append(
             "'no fine-tuning' with a frozen encoder read as a light head on its features, not zero-shot"
         )
-    if (_CLUSTERING.search(lowered) or _SIMILARITY_SEARCH.search(lowered)) and regime in {None, "zero-shot"}:
-        # Grouping or searching embeddings without labels is unsupervised use of an encoder, not
-        # zero-shot prompting.
+    uses_unlabelled = (
+        _CLUSTERING.search(lowered) or _SIMILARITY_SEARCH.search(lowered) or _OWN_PRETRAINING.search(lowered)
+    )
+    if uses_unlabelled and regime in {None, "zero-shot"}:
+        # Grouping or searching embeddings, or pretraining further on one's own archive, without
+        # labels is unsupervised use of an encoder, not zero-shot prompting.
         regime = "unlabeled"
     if regime is None and (counted := _label_count(lowered)):
         regime = counted[0]
