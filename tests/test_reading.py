@@ -197,6 +197,21 @@ def test_pretraining_further_without_labels_is_unlabelled_use_not_zero_shot() ->
     own = _query("Sentinel-1 archive, no labels; I'd rather continue self-supervised pretraining on it")
     assert own.data_regime == "unlabeled"
     assert _query("Sentinel-1 ship detection with no labels at all").data_regime == "zero-shot"
+    assert (
+        _query("VIIRS night lights, no labels; we want unsupervised change signals").data_regime
+        == "unlabeled"
+    )
+
+
+def test_what_is_not_wanted_is_ruled_out_and_what_papers_use_is_background() -> None:
+    ships = _query(
+        "Ships in TerraSAR-X spotlight images. We don't want optical models; "
+        "many papers use Sentinel-2 but that's irrelevant for us."
+    )
+    assert ships.modality == ["SAR"] and ships.sensor == ["TerraSAR-X"]
+    assert {"RGB", "Multispectral"} <= set(ships.exclusions.modalities)
+    crops = _query("We are not interested in SAR at all. Crop yield prediction from Landsat-8.")
+    assert crops.exclusions.modalities == ["SAR"] and "SAR" not in crops.modality
 
 
 def test_a_size_ruled_out_is_a_limit_and_out_of_distribution_rules_nothing_out() -> None:

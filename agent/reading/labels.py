@@ -23,10 +23,9 @@ _SIMILARITY_SEARCH = re.compile(
     r"\bsimilarity search|\b(?:find|finding|search(?:ing)?(?:\s+for)?|retriev\w*|look(?:ing)?\s+for)\s+"
     r"(?:the\s+)?(?:most\s+)?similar\s+(?:images|tiles|patches|scenes|places|locations|areas|fields|sites)\b"
 )
-# Pretraining of one's own on unlabelled data ('continue self-supervised pretraining on our archive').
-_OWN_PRETRAINING = re.compile(
-    r"\b(?:self[\s-]supervised|unsupervised)\s+(?:pre-?training|learning|training)\b"
-)
+# Learning of one's own from unlabelled data ('continue self-supervised pretraining on our archive',
+# 'unsupervised change signals').
+_OWN_PRETRAINING = re.compile(r"\b(?:self[\s-]supervised|unsupervised)\b")
 _FROZEN = re.compile(
     r"\bfrozen\s+(?:(?:pre-?trained|[\w-]*(?:clip|vit|dino|mae|fm)[\w-]*)\s+){0,2}(?:encoders?|backbones?|features?|embeddings?|weights|models?|"
     r"representations?)\b|"

@@ -17,7 +17,8 @@ from rsfmd.vocab import sensor_modality
 _EXCLUDE = re.compile(
     # ('why not Sentinel-2?' asks about it; it does not rule it out)
     rf"(?:\bno\b|\bwithout\b|{NOT}\b|\bexclude\b|\bexcluding\b|\bexcept\b|\bavoid\b|"
-    r"don'?t have|do not have|other than|rather than|instead of)\s+((?:any\s+)?[a-z0-9][a-z0-9\s\-+/]{0,24})"
+    r"(?:don'?t|do not|doesn'?t|does not) (?:have|want|need|use)|other than|rather than|instead of)\s+"
+    r"((?:any\s+)?[a-z0-9][a-z0-9\s\-+/]{0,24})"
 )
 
 
@@ -36,6 +37,8 @@ def read_exclusions(text: str) -> Exclusions:
         fragment = re.sub(
             r"^(?:(?:pre)?trained|tuned|built|made|developed|based)\s+(?:on|in|with)\s+", "", fragment
         )
+        # "don't want optical models", "not interested in SAR": what is wanted is what is ruled out.
+        fragment = re.sub(r"^(?:want|need|care about|(?:interested|keen)\s+in)\s+", "", fragment)
         fragment = _EXCLUSION_END.split(fragment, maxsplit=1)[0]
         for canonical, _, _ in find_terms(fragment, "sensors"):
             sensors.append(canonical)
