@@ -203,6 +203,15 @@ def test_pretraining_further_without_labels_is_unlabelled_use_not_zero_shot() ->
     )
 
 
+def test_accuracy_said_as_what_the_user_is_judged_on_is_a_priority() -> None:
+    assert "accuracy" in _query("Flood mapping from Sentinel-1; I only care about accuracy").priorities
+    assert (
+        "accuracy" in _query("Crop types from Sentinel-2; the client only judges us on accuracy").priorities
+    )
+    skysat = _query("Detect small vessels in Planet SkySat 50 cm frames")
+    assert skysat.sensor == ["SkySat"]
+
+
 def test_what_is_not_wanted_is_ruled_out_and_what_papers_use_is_background() -> None:
     ships = _query(
         "Ships in TerraSAR-X spotlight images. We don't want optical models; "

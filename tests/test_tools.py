@@ -999,3 +999,24 @@ def test_pretraining_on_the_users_kind_of_imagery_alone_fits_better_than_beside_
     )
     ranked = score_candidates([Candidate(mixed)], both, EvidenceIndex([mixed]))
     assert ranked[0].criteria["imagery"].score == 1.0
+
+
+def test_a_model_for_another_sensor_competes_on_its_score_and_other_closest_matches_come_last() -> None:
+    query = StructuredQuery(task_type="detection", modality=["Multispectral"], sensor=["SkySat"])
+    hyper = record("hyper", modalities=["Hyperspectral"], spectral_alignment="full", num_parameters=6)
+    optical = record(
+        "optical",
+        modalities=["Multispectral"],
+        supported_sensors=["WorldView"],
+        task_types=["detection"],
+        benchmarks=[bench("DIOR", "mAP", 80.0, task="detection")],
+        num_parameters=20,
+    )
+    heavy = record(
+        "heavy", modalities=["Multispectral"], supported_sensors=["SkySat"], task_types=["detection"]
+    )
+    cands = [Candidate(hyper), Candidate(optical, relaxed=["sensor"]), Candidate(heavy, relaxed=["compute"])]
+    ranked = score_candidates(cands, query, EvidenceIndex([hyper, optical, heavy]))
+    scores = {c.record.model_id: c.score for c in ranked}
+    assert scores["optical"] > scores["hyper"]
+    assert [c.record.model_id for c in ranked] == ["optical", "hyper", "heavy"]

@@ -173,8 +173,11 @@ def score_candidates(
 
     def order(x: Candidate) -> tuple[bool, bool, bool, float, str]:
         lacks = bool(distinctive) and not takes_any(x.record, distinctive)
-        other = set(x.relaxed) - RARE_INPUT_RELAXABLE if distinctive else set(x.relaxed)
-        return bool(other), lacks, bool(x.relaxed), -x.score, x.record.model_name.lower()
+        # Documented for another sensor only: the imagery criterion and the penalty weigh that, so
+        # such a model competes on its score with those meeting every constraint.
+        relaxed = set(x.relaxed) - {"sensor"}
+        other = relaxed - RARE_INPUT_RELAXABLE if distinctive else relaxed
+        return bool(other), lacks, bool(relaxed), -x.score, x.record.model_name.lower()
 
     ranked = sorted(candidates, key=order)
     for i, c in enumerate(ranked):
