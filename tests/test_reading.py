@@ -203,6 +203,19 @@ def test_pretraining_further_without_labels_is_unlabelled_use_not_zero_shot() ->
     )
 
 
+def test_a_question_for_models_trained_on_a_dataset_asks_for_them_with_words_between() -> None:
+    assert _query("Which foundation models were pretrained on SSL4EO-S12?").pretrained_on == ["SSL4EO-S12"]
+    background = _query("Most public models are pretrained on Sentinel-2; we have PlanetScope imagery")
+    assert background.sensor == ["PlanetScope"]
+
+
+def test_a_sensor_the_user_may_get_later_is_hypothetical() -> None:
+    later = _query(
+        "If we later get Sentinel-1, could the same model use it? For now it's Sentinel-2 only: crop types"
+    )
+    assert later.sensor == ["Sentinel-2"] and "SAR" not in later.modality
+
+
 def test_accuracy_said_as_what_the_user_is_judged_on_is_a_priority() -> None:
     assert "accuracy" in _query("Flood mapping from Sentinel-1; I only care about accuracy").priorities
     assert (

@@ -78,9 +78,18 @@ class ContextTable:
     continuations: tuple[re.Pattern[str], ...] = ()
 
 
+# A '*' in a phrase stands for up to three words: 'which * models were trained on' also reads
+# 'which foundation models were trained on'.
+_GAP = r"(?:[\w'-]+\s+){0,3}"
+
+
 def _phrase(phrase: str) -> re.Pattern[str]:
-    words = [re.escape(w) for w in phrase.split()]
-    return re.compile(r"(?<![\w'-])" + r"\s+".join(words) + r"(?![\w'-])", re.IGNORECASE)
+    words = phrase.split()
+    body = "".join(
+        _GAP if w == "*" else re.escape(w) + (r"\s+" if i < len(words) - 1 else "")
+        for i, w in enumerate(words)
+    )
+    return re.compile(r"(?<![\w'-])" + body + r"(?![\w'-])", re.IGNORECASE)
 
 
 @cache
