@@ -20,6 +20,7 @@ from agent.reading.licences import asks_commercial_use, asks_open_weights, read_
 from agent.reading.places import read_regions
 from agent.reading.preferences import (
     architectures,
+    asks_all_inputs,
     asks_any_bands,
     asks_precomputed_embeddings,
     backbones_asked,
@@ -124,6 +125,7 @@ def interpret(
         conversational=conversational,
         architectures=architectures(lowered),
         any_bands=asks_any_bands(lowered),
+        all_inputs=asks_all_inputs(lowered),
         min_release_year=earliest,
         max_release_year=latest,
     )

@@ -29,6 +29,7 @@ _FLAG_WORDS = {
     "frozen_encoder": r"frozen|freez|prob(?:e|ing)|k-?nn|nearest|feature|embedding|fine-?tun|similar",
     "conversational": r"chat|conversation|dialog|assistant|llm|talk",
     "any_bands": r"band|channel|wavelength|agnostic|custom|unusual|non[\s-]?standard",
+    "all_inputs": r"\bboth\b|fus(?:e|ing|ion)|joint|together",
 }
 # A backbone family is believed only when the task names one.
 _ARCHITECTURE_SAID = (
@@ -62,6 +63,7 @@ class LLMQuery(BaseModel):
     frozen_encoder: bool | None = None
     conversational: bool | None = None
     any_bands: bool | None = None
+    all_inputs: bool | None = None
     architectures: list[str] = Field(default_factory=list)
     min_release_year: int | None = None
     max_release_year: int | None = None
@@ -186,6 +188,7 @@ class ReadingChecks:
             "frozen_encoder": bool(raw.frozen_encoder),
             "conversational": bool(raw.conversational),
             "any_bands": bool(raw.any_bands),
+            "all_inputs": bool(raw.all_inputs),
             "architectures": [
                 family
                 for family in ARCHITECTURE_FAMILIES

@@ -174,6 +174,10 @@ class StructuredQuery(BaseModel):
         default_factory=list,
         description="Backbone families the user accepts ('CNN', 'transformer', 'Mamba'); empty: any.",
     )
+    all_inputs: bool = Field(
+        default=False,
+        description="One model must take every kind of imagery asked for together (fusion), not any one.",
+    )
     any_bands: bool = Field(
         default=False,
         description="The model must take arbitrary band sets (wavelength-aware), not one sensor's bands.",
@@ -314,6 +318,8 @@ class StructuredQuery(BaseModel):
             parts.append(years)
         if self.architectures:
             parts.append("architecture: " + " or ".join(self.architectures))
+        if self.all_inputs:
+            parts.append("every input in one model")
         if self.any_bands:
             parts.append("any band set (wavelength-aware)")
         if self.backbones:

@@ -216,6 +216,12 @@ def test_a_sensor_the_user_may_get_later_is_hypothetical() -> None:
     assert later.sensor == ["Sentinel-2"] and "SAR" not in later.modality
 
 
+def test_a_model_taking_both_inputs_is_asked_for_only_when_said_of_the_model() -> None:
+    assert _query("A model pretrained on both optical and radar for landslides in Japan").all_inputs
+    assert _query("Flood mapping by data fusion of Sentinel-1 and Sentinel-2").all_inputs
+    assert not _query("Aerial and Sentinel-2 imagery are both available for tree mapping").all_inputs
+
+
 def test_accuracy_said_as_what_the_user_is_judged_on_is_a_priority() -> None:
     assert "accuracy" in _query("Flood mapping from Sentinel-1; I only care about accuracy").priorities
     assert (

@@ -1020,3 +1020,17 @@ def test_a_model_for_another_sensor_competes_on_its_score_and_other_closest_matc
     scores = {c.record.model_id: c.score for c in ranked}
     assert scores["optical"] > scores["hyper"]
     assert [c.record.model_id for c in ranked] == ["optical", "hyper", "heavy"]
+
+
+def test_every_input_in_one_model_rules_out_a_model_for_one_of_them() -> None:
+    fused = StructuredQuery(
+        task_type="segmentation",
+        modality=["SAR", "Multispectral", "RGB"],
+        either_modality=True,
+        all_inputs=True,
+    )
+    optical = record("optical", modalities=["Multispectral"])
+    both = record("both", modalities=["Multispectral", "SAR"])
+    assert violations(optical, fused) == {"all_inputs": "does not take SAR beside the other inputs"}
+    assert not violations(both, fused)
+    assert not violations(optical, fused.model_copy(update={"all_inputs": False}))

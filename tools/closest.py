@@ -15,6 +15,7 @@ RELAXATION_ORDER: tuple[str, ...] = (
     "min_performance",
     "precomputed_embeddings",
     "sensor",
+    "all_inputs",
     "release_year",
     "architecture",
     "backbone",

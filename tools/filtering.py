@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection
 
-from agent.query import StructuredQuery
+from agent.query import EITHER_MODALITIES, StructuredQuery
 from rsfmd.backbones import names_backbone
 from rsfmd.datasets import dataset_identities, dataset_identity, evaluated_on, pretrained_on
 from rsfmd.licenses import allows_commercial_use, within_licenses
@@ -83,6 +83,21 @@ def takes_any(record: ModelRecord, modalities: Collection[str]) -> bool:
         return True
     have = set(record.modalities)
     return any(have & COMPATIBLE_MODALITIES.get(m, frozenset({m})) for m in modalities)
+
+
+def all_inputs_violation(record: ModelRecord, query: StructuredQuery) -> str | None:
+    """The user needs one model taking every kind of imagery asked for ('takes both Sentinel-1 and
+    Sentinel-2', 'optical and radar fusion') and the record does not take one of them."""
+    if not query.all_inputs:
+        return None
+    wanted = requested_imagery(query) - {"Multi-temporal"}
+    either = wanted & EITHER_MODALITIES if query.either_modality else set()
+    groups = ([either] if either else []) + [{m} for m in sorted(wanted - either)]
+    if len(groups) < 2:
+        return None
+    if missing := [g for g in groups if not takes_any(record, g)]:
+        return f"does not take {' or '.join(sorted(missing[0]))} beside the other inputs"
+    return None
 
 
 def sensor_family(sensor: str) -> set[str]:
@@ -315,6 +330,7 @@ RULES: dict[str, Callable[[ModelRecord, StructuredQuery], str | None]] = {
     "modality": modality_violation,
     "task": task_violation,
     "sensor": sensor_violation,
+    "all_inputs": all_inputs_violation,
     "compute": compute_violation,
     "min_performance": performance_violation,
     "exclusions": exclusion_violation,

@@ -216,6 +216,11 @@ def asks_any_bands(lowered: str) -> bool:
     return bool(cue_pattern("wish", "any_bands").search(lowered))
 
 
+def asks_all_inputs(lowered: str) -> bool:
+    """Whether the task wants one model taking all its inputs together ('takes both', 'fusion')."""
+    return bool(cue_pattern("wish", "all_inputs").search(lowered))
+
+
 def asks_precomputed_embeddings(lowered: str) -> bool:
     """Whether the task wants embeddings already computed and published, to download."""
     return bool(cue_pattern("wish", "precomputed_embeddings").search(lowered))
