@@ -45,9 +45,13 @@ def variant_size(variant: Variant) -> float | None:
     """Parameters (millions): as stated, else the documented size of the variant's backbone."""
     if variant.num_parameters is not None:
         return variant.num_parameters
-    if variant.backbone and (match := match_backbone(variant.backbone)).status == MatchStatus.matched:
-        return match.backbone.params_m if match.backbone else None
-    return None
+    return _backbone_size(variant.backbone) if variant.backbone else None
+
+
+@cache
+def _backbone_size(backbone: str) -> float | None:
+    match = match_backbone(backbone)
+    return match.backbone.params_m if match.status == MatchStatus.matched and match.backbone else None
 
 
 def size_for_data(record: ModelRecord, sensors: Collection[str], modalities: Collection[str]) -> float | None:
