@@ -188,7 +188,8 @@ def test_scarce_labels_said_with_an_intensifier_or_as_digitised_counts_are_few()
     lagos = _query("Urban change from Sentinel-2 pairs with only about 40 hand-digitised change polygons")
     assert lagos.data_regime == "few-shot"
     assert _query("Urban change from Sentinel-2; we digitised 12,000 polygons").data_regime == "full-labels"
-    assert _query("Sentinel-2 crop types. Our annotators labelled 10% of the fields.").data_regime == "few-shot"
+    tenth = _query("Sentinel-2 crop types. Our annotators labelled 10% of the fields.")
+    assert tenth.data_regime == "few-shot"
     assert _query("Sentinel-2 crop types; we labelled 60% of the fields.").data_regime != "few-shot"
     few = _query("Oil slicks on Sentinel-1: which backbone would you fine-tune on so few examples?")
     assert few.data_regime == "few-shot"
