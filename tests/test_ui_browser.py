@@ -333,10 +333,24 @@ def test_two_browsers_never_share_memory_and_a_returning_one_sees_its_own(
     returning.close()
 
 
+# Records whether the query box was ever disabled, however briefly.
+_WATCH_LOCK = """() => {
+  window.remsaBoxLocked = false;
+  const root = document.querySelector('#remsa-query');
+  const check = () => {
+    const box = root.querySelector('textarea, input');
+    if (box && box.disabled) window.remsaBoxLocked = true;
+  };
+  new MutationObserver(check).observe(root, {attributes: true, childList: true, subtree: true});
+}"""
+
+
 def test_the_box_locks_while_answering_and_both_messages_are_answered(page: Any, shots: Path) -> None:
     box = page.locator("#remsa-query").get_by_test_id("textbox")
+    # The lock can be brief on a warm app: watch for it from before the question is sent.
+    page.evaluate(_WATCH_LOCK)
     _ask(page, "Burn scar mapping with Sentinel-2, no GPU")
-    page.wait_for_function("document.querySelector('#remsa-query textarea, #remsa-query input')?.disabled")
+    page.wait_for_function("window.remsaBoxLocked === true")
     page.screenshot(path=str(shots / "11_box_locked.png"), full_page=True)
     box.fill("something smaller?", timeout=FIRST_ANSWER_MS)  # waits until the box is free again
     box.press("Enter")
