@@ -225,6 +225,19 @@ def test_a_model_taking_both_inputs_is_asked_for_only_when_said_of_the_model() -
     assert not _query("Aerial and Sentinel-2 imagery are both available for tree mapping").all_inputs
 
 
+def test_a_gpu_not_required_a_label_statement_and_a_sam_like_wish() -> None:
+    assert (
+        _query("Informal settlements from 50 cm Pleiades; it must not require a GPU").compute.device_class
+        == "cpu"
+    )
+    yields = _query(
+        "Crop yield from Sentinel-2 time series. We don't have time-series labels, only county totals"
+    )
+    assert yields.multi_temporal and not yields.exclusions.modalities
+    sam = _query("Something like SAM for satellite imagery, to click on fields and get their boundaries")
+    assert sam.application == "promptable segmentation"
+
+
 def test_accuracy_said_as_what_the_user_is_judged_on_is_a_priority() -> None:
     assert "accuracy" in _query("Flood mapping from Sentinel-1; I only care about accuracy").priorities
     assert (

@@ -22,6 +22,7 @@ _EXCLUDE = re.compile(
 )
 
 
+_LABELS = re.compile(r"\b(?:labels?|labell?ed|annotations?|ground truth)\b")
 # Words that end what a negation rules out: 'except Europe with Sentinel-1' excludes Europe only.
 _EXCLUSION_END = re.compile(r"\b(?:with|using|via|from|for|in|on|at|to|but|that|which|because|since)\b")
 
@@ -40,6 +41,8 @@ def read_exclusions(text: str) -> Exclusions:
         # "don't want optical models", "not interested in SAR": what is wanted is what is ruled out.
         fragment = re.sub(r"^(?:want|need|care about|(?:interested|keen)\s+in)\s+", "", fragment)
         fragment = _EXCLUSION_END.split(fragment, maxsplit=1)[0]
+        if _LABELS.search(fragment):
+            continue  # "we don't have time-series labels": a statement about labels, not the data
         for canonical, _, _ in find_terms(fragment, "sensors"):
             sensors.append(canonical)
         for canonical, _, _ in find_terms(fragment, "modalities"):
