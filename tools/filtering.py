@@ -77,12 +77,16 @@ def models_time(record: ModelRecord) -> bool:
     return over_time or "Multi-temporal" in record.modalities
 
 
+def compatible_modalities(modalities: Collection[str]) -> set[str]:
+    """``modalities`` with the record modalities that can stand for each (RGB for Multispectral)."""
+    return set().union(*(COMPATIBLE_MODALITIES.get(m, frozenset({m})) for m in modalities))
+
+
 def takes_any(record: ModelRecord, modalities: Collection[str]) -> bool:
     """Whether the record takes one of ``modalities``, or data that can stand for it."""
     if "Multi-temporal" in modalities and models_time(record):
         return True
-    have = set(record.modalities)
-    return any(have & COMPATIBLE_MODALITIES.get(m, frozenset({m})) for m in modalities)
+    return bool(set(record.modalities) & compatible_modalities(modalities))
 
 
 def all_inputs_violation(record: ModelRecord, query: StructuredQuery) -> str | None:
@@ -128,11 +132,7 @@ def sensor_violation(record: ModelRecord, query: StructuredQuery) -> str | None:
 def size_for_user(record: ModelRecord, query: StructuredQuery) -> float | None:
     """Parameters of the smallest variant for the user's sensors and imagery (tools/variants.py)."""
     sensors = set().union(*(sensor_family(s) for s in query.sensor)) if query.sensor else set()
-    imagery = requested_imagery(query)
-    modalities = (
-        set().union(*(COMPATIBLE_MODALITIES.get(m, frozenset({m})) for m in imagery)) if imagery else set()
-    )
-    return size_for_data(record, sensors, modalities)
+    return size_for_data(record, sensors, compatible_modalities(requested_imagery(query)))
 
 
 def compute_violation(record: ModelRecord, query: StructuredQuery) -> str | None:

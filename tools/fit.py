@@ -15,8 +15,8 @@ from functools import cache
 
 from agent.query import StructuredQuery
 from rsfmd.schema import Alignment, Category, ModelRecord
-from rsfmd.vocab import get_vocabulary
-from tools.filtering import COMPATIBLE_MODALITIES, requested_imagery, sensor_family
+from rsfmd.vocab import get_vocabulary, sensor_modality
+from tools.filtering import compatible_modalities, requested_imagery, sensor_family
 
 # A model is far from the user's imagery when everything it saw is this many times coarser (or
 # finer) than the user's pixels.
@@ -59,22 +59,13 @@ def user_gsd_m(query: StructuredQuery) -> float | None:
     return min(known) if known else None
 
 
-@cache
-def sensor_modality() -> dict[str, str]:
-    """The modality of each sensor of the vocabulary (SAR for ICEYE, RGB for NAIP)."""
-    vocab = get_vocabulary("sensors")
-    return {name: kind for name in vocab.names if (kind := vocab.column(name, "modality"))}
-
-
 def seen_gsds(record: ModelRecord, imagery: set[str]) -> list[float]:
     """Ground resolutions of the model's pretraining sensors; only those of the user's kind of
     imagery when it saw any: a model that saw 10 m SAR and 1 m RGB has seen no 1 m SAR."""
-    table, kinds = sensor_gsd_m(), sensor_modality()
+    table = sensor_gsd_m()
     sensors = [s for s in pretraining_sensors(record) if s in table]
-    wanted = (
-        set().union(*(COMPATIBLE_MODALITIES.get(m, frozenset({m})) for m in imagery)) if imagery else set()
-    )
-    own = [s for s in sensors if kinds.get(s) in wanted]
+    wanted = compatible_modalities(imagery)
+    own = [s for s in sensors if sensor_modality(s) in wanted]
     return [table[s] for s in own or sensors]
 
 
@@ -103,9 +94,8 @@ def _other_kinds(pretrained: set[str], imagery: set[str]) -> list[str]:
     model's pretraining sensors."""
     if not imagery:
         return []
-    wanted = set().union(*(COMPATIBLE_MODALITIES.get(m, frozenset({m})) for m in imagery))
-    kinds = sensor_modality()
-    return sorted({k for s in pretrained if (k := kinds.get(s)) and k not in wanted})
+    wanted = compatible_modalities(imagery)
+    return sorted({k for s in pretrained if (k := sensor_modality(s)) and k not in wanted})
 
 
 def imagery_fit(record: ModelRecord, query: StructuredQuery) -> tuple[float, list[str]] | None:
@@ -117,13 +107,14 @@ def imagery_fit(record: ModelRecord, query: StructuredQuery) -> tuple[float, lis
         return 0.75, []  # judged on its grid by the modality criterion
     evidence: list[str] = []
     pretrained = pretraining_sensors(record)
+    imagery = requested_imagery(query)
     if query.sensor:
         family = set().union(*(sensor_family(s) for s in query.sensor))
         inferred = field_confidence(record, "supported_sensors") < LOW_CONFIDENCE
         if (own := sorted(set(query.sensor) & pretrained)) and inferred:
             score = 0.85
             evidence.append(f"likely takes {', '.join(own)} (inferred from its datasets)")
-        elif own and (others := _other_kinds(pretrained, requested_imagery(query))):
+        elif own and (others := _other_kinds(pretrained, imagery)):
             # Pretrained on the sensor among other kinds of imagery: its capacity is shared.
             score = SHARED_PRETRAINING
             evidence.append(
@@ -147,7 +138,7 @@ def imagery_fit(record: ModelRecord, query: StructuredQuery) -> tuple[float, lis
     else:
         score = 0.75
     if wanted_m is not None:
-        factor, why = _resolution_factor(record, wanted_m, requested_imagery(query))
+        factor, why = _resolution_factor(record, wanted_m, imagery)
         score *= factor
         if why:
             evidence.append(why)

@@ -17,7 +17,7 @@ from functools import cache
 from agent.reading.terms import find_terms
 from rsfmd.backbones import MatchStatus, match_backbone
 from rsfmd.schema import ModelRecord, Variant
-from rsfmd.vocab import get_vocabulary
+from rsfmd.vocab import sensor_modality
 
 # Checkpoint names abbreviate multispectral ("RN50 MS", "Swin v2 MSI"), which the modality
 # vocabulary does not hold: as a word of running text "MS" means too many other things.
@@ -25,17 +25,11 @@ _MULTISPECTRAL_TAG = re.compile(r"(?<![A-Za-z])MSI?(?![A-Za-z])")
 
 
 @cache
-def _sensor_modality() -> dict[str, str]:
-    vocab = get_vocabulary("sensors")
-    return {name: kind for name in vocab.names if (kind := vocab.column(name, "modality"))}
-
-
-@cache
 def variant_data(name: str) -> tuple[frozenset[str], frozenset[str]]:
     """(sensors, modalities) a variant's name says it is for; modalities include its sensors'."""
     sensors = frozenset(t[0] for t in find_terms(name, "sensors"))
     modalities = {t[0] for t in find_terms(name, "modalities")}
-    modalities |= {kind for s in sensors if (kind := _sensor_modality().get(s))}
+    modalities |= {kind for s in sensors if (kind := sensor_modality(s))}
     if _MULTISPECTRAL_TAG.search(name):
         modalities.add("Multispectral")
     return sensors, frozenset(modalities)
