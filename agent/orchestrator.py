@@ -233,14 +233,15 @@ class Orchestrator:
             turn.candidates = [Candidate(record=r, similarity=0.0) for r in self.resources.records]
             self._note(turn, f"no task, data or region to search on: all {len(turn.candidates)} records")
             return "filter"
-        # A model with a result on the user's application or named benchmark is judged whatever
-        # its text similarity: retrieval is a recall aid, and a larger database must not hide it.
+        # A model with a result on the user's application or named benchmark, or documented for
+        # their sensor, is judged whatever its text similarity: retrieval is a recall aid.
         evidence = self.resources.evaluated_for(turn.query.application, turn.query.datasets)
+        documented = self.resources.taking_sensors(turn.query.sensor)
         application = turn.query.application
         if application and not self.resources.evaluated_for(application):
             turn.say(answer_notes.no_result_on(application, turn.query.task_type))
         hits = self.resources.retrieval.search(
-            query_text(turn.query, turn.text), cfg.top_k, cfg.similarity_threshold, also=evidence
+            query_text(turn.query, turn.text), cfg.top_k, cfg.similarity_threshold, also=evidence | documented
         )
         turn.candidates = [Candidate(record=h.record, similarity=h.similarity) for h in hits]
         retrieved = {c.record.model_id for c in turn.candidates}
@@ -249,11 +250,14 @@ class Orchestrator:
             for m in turn.named_models
             if m not in retrieved
         ]
-        # 'above' counts the hits retrieval ranked; the rest came in on their results.
+        # 'above' counts the hits retrieval ranked; the rest came in on their results or sensor.
         above = min(cfg.top_k, sum(h.similarity >= cfg.similarity_threshold for h in hits))
         detail = f"{above} candidates above similarity {cfg.similarity_threshold}"
-        if len(hits) > above:
-            detail += f", and {len(hits) - above} more with results on the task"
+        more = [h.record.model_id for h in hits[above:]]
+        if with_results := sum(m in evidence for m in more):
+            detail += f", {with_results} more with results on the task"
+        if for_sensor := len(more) - with_results:
+            detail += f", {for_sensor} more documented for your sensor"
         self._note(turn, detail)
         return "filter"
 

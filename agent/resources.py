@@ -59,6 +59,11 @@ class Resources:
                 self._evaluated[key] = found
             return found
 
+    def taking_sensors(self, sensors: Sequence[str]) -> frozenset[str]:
+        """Ids of the records documented for one of ``sensors`` (canonical sensor names)."""
+        wanted = set(sensors)
+        return frozenset(r.model_id for r in self.records if wanted & set(r.supported_sensors))
+
     def capabilities(self, settings: Settings) -> Any:
         """The capabilities-encoding predictor, fitted or loaded on first use (None if unavailable)."""
         if not settings.capabilities.enabled:

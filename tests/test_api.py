@@ -371,6 +371,16 @@ def test_models_with_results_on_the_task_are_judged_whatever_their_text_similari
     assert {m.model_id for m in selection.models} <= evaluated
 
 
+def test_models_documented_for_the_users_sensor_are_judged_whatever_their_text_similarity() -> None:
+    text = "oil slick detection on Sentinel-1 VV with about 60 labelled spills"
+    narrow = select_models(text, clarify=False, k=5, settings=_settings(retrieval={"top_k": 5}))
+    retrieve = next(t.detail for t in narrow.trace if t.step == "retrieve")
+    assert "more documented for your sensor" in retrieve
+    # Judging every record gives the same answer: no Sentinel-1 model was left unjudged.
+    everything = select_models(text, clarify=False, k=5, settings=_settings(retrieval={"top_k": 1000}))
+    assert [m.model_id for m in narrow.models] == [m.model_id for m in everything.models]
+
+
 def test_a_size_limit_and_a_size_floor_each_leave_the_device_said_once() -> None:
     # A stated limit is the budget: the device's own budget is not said beside it.
     limited = interpret("flood mapping under 100M params on a 24GB GPU").query.summary()
