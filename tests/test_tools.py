@@ -1001,6 +1001,30 @@ def test_pretraining_on_the_users_kind_of_imagery_alone_fits_better_than_beside_
     assert ranked[0].criteria["imagery"].score == 1.0
 
 
+def test_a_released_checkpoint_for_the_users_kind_of_imagery_alone_is_not_shared_capacity() -> None:
+    per_kind = record(
+        "per-kind",
+        modalities=["SAR", "Multispectral"],
+        supported_sensors=["Sentinel-1", "Sentinel-2"],
+        variants=[{"name": "RN50 MS", "num_parameters": 25}, {"name": "RN50 SAR", "num_parameters": 25}],
+    )
+    joint = record(
+        "joint",
+        modalities=["SAR", "Multispectral"],
+        supported_sensors=["Sentinel-1", "Sentinel-2"],
+        variants=[{"name": "RN50 SAR/MS", "num_parameters": 25}],
+    )
+    query = StructuredQuery(task_type="segmentation", modality=["SAR"], sensor=["Sentinel-1"])
+    ranked = score_candidates([Candidate(joint), Candidate(per_kind)], query, EvidenceIndex([joint, per_kind]))
+    imagery = {c.record.model_id: c.criteria["imagery"] for c in ranked}
+    assert imagery["per-kind"].score == 1.0 > imagery["joint"].score
+    assert "checkpoint RN50 SAR for that imagery alone" in imagery["per-kind"].evidence
+    # For Sentinel-2 users, the multispectral checkpoint is the one for their imagery.
+    s2 = query.model_copy(update={"modality": ["Multispectral"], "sensor": ["Sentinel-2"]})
+    ranked = score_candidates([Candidate(per_kind)], s2, EvidenceIndex([per_kind]))
+    assert "checkpoint RN50 MS for that imagery alone" in ranked[0].criteria["imagery"].evidence
+
+
 def test_a_model_for_another_sensor_competes_on_its_score_and_other_closest_matches_come_last() -> None:
     query = StructuredQuery(task_type="detection", modality=["Multispectral"], sensor=["SkySat"])
     hyper = record("hyper", modalities=["Hyperspectral"], spectral_alignment="full", num_parameters=6)

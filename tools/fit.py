@@ -17,6 +17,7 @@ from agent.query import StructuredQuery
 from rsfmd.schema import Alignment, Category, ModelRecord
 from rsfmd.vocab import get_vocabulary, sensor_modality
 from tools.filtering import compatible_modalities, requested_imagery, sensor_family
+from tools.variants import dedicated_variant
 
 # A model is far from the user's imagery when everything it saw is this many times coarser (or
 # finer) than the user's pixels.
@@ -98,6 +99,20 @@ def _other_kinds(pretrained: set[str], imagery: set[str]) -> list[str]:
     return sorted({k for s in pretrained if (k := sensor_modality(s)) and k not in wanted})
 
 
+def _own_imagery(
+    record: ModelRecord, query: StructuredQuery, own: list[str], pretrained: set[str], imagery: set[str]
+) -> tuple[float, list[str]]:
+    """Fit of a model pretrained on the user's sensor: shared with other kinds of imagery, unless a
+    released checkpoint is for the user's kind of imagery alone."""
+    said = f"pretrained on {', '.join(own)} imagery itself"
+    if not (others := _other_kinds(pretrained, imagery)):
+        return 1.0, [said]
+    if checkpoint := dedicated_variant(record, query.sensor, compatible_modalities(imagery)):
+        return 1.0, [said, f"checkpoint {checkpoint} for that imagery alone"]
+    # Pretrained on the sensor among other kinds of imagery: its capacity is shared.
+    return SHARED_PRETRAINING, [f"{said}, beside {' and '.join(others)} data"]
+
+
 def imagery_fit(record: ModelRecord, query: StructuredQuery) -> tuple[float, list[str]] | None:
     """Score in [0, 1] and reasons; None when the user names neither a sensor nor a resolution."""
     wanted_m = user_gsd_m(query)
@@ -114,15 +129,8 @@ def imagery_fit(record: ModelRecord, query: StructuredQuery) -> tuple[float, lis
         if (own := sorted(set(query.sensor) & pretrained)) and inferred:
             score = 0.85
             evidence.append(f"likely takes {', '.join(own)} (inferred from its datasets)")
-        elif own and (others := _other_kinds(pretrained, imagery)):
-            # Pretrained on the sensor among other kinds of imagery: its capacity is shared.
-            score = SHARED_PRETRAINING
-            evidence.append(
-                f"pretrained on {', '.join(own)} imagery itself, beside {' and '.join(others)} data"
-            )
         elif own:
-            score = 1.0
-            evidence.append(f"pretrained on {', '.join(own)} imagery itself")
+            score, evidence = _own_imagery(record, query, own, pretrained, imagery)
         elif documented := sorted(set(query.sensor) & set(record.supported_sensors)):
             score = 0.75
             evidence.append(f"documented for {', '.join(documented)}, though not pretrained on it")

@@ -73,3 +73,18 @@ def size_for_data(record: ModelRecord, sensors: Collection[str], modalities: Col
     # A backbone's standard size is derived, not stated: it can show that the variant for the
     # user's data is larger than the smallest stated one, never make a model smaller than that.
     return max(min(sizes), smallest)
+
+
+def dedicated_variant(record: ModelRecord, sensors: Collection[str], kinds: Collection[str]) -> str | None:
+    """The name of a released variant whose name says it is for the user's ``sensors`` or kinds of
+    imagery (``kinds``, with the modalities that stand in for them) and for nothing else: a
+    checkpoint pretrained on the user's kind of imagery alone ("RN50 SAR", "Sentinel1_SwinB_SI")."""
+    for variant in record.variants:
+        named_sensors, named_modalities = variant_data(variant.name)
+        if named_sensors and sensors:
+            if named_sensors <= set(sensors):
+                return variant.name
+        elif named_modalities and named_modalities <= set(kinds):
+            return variant.name
+    return None
+
