@@ -1058,3 +1058,19 @@ def test_every_input_in_one_model_rules_out_a_model_for_one_of_them() -> None:
     assert violations(optical, fused) == {"all_inputs": "does not take SAR beside the other inputs"}
     assert not violations(both, fused)
     assert not violations(optical, fused.model_copy(update={"all_inputs": False}))
+    # 'Takes both sensors as time series': the series is an input too.
+    series = fused.model_copy(update={"multi_temporal": True})
+    assert violations(both, series) == {"all_inputs": "does not take Multi-temporal beside the other inputs"}
+    over_time = record("over-time", modalities=["Multispectral", "SAR", "Multi-temporal"])
+    assert not violations(over_time, series)
+
+
+def test_a_model_that_models_time_only_in_part_fits_a_time_series_less() -> None:
+    query = StructuredQuery(task_type="segmentation", modality=["Multispectral"], multi_temporal=True)
+    full = record("full", modalities=["Multispectral", "Multi-temporal"], temporal_alignment="full")
+    pooled = record("pooled", modalities=["Multispectral", "Multi-temporal"], temporal_alignment="partial")
+    single = record("single", modalities=["Multispectral"])
+    ranked = score_candidates([Candidate(m) for m in (single, pooled, full)], query, EvidenceIndex([]))
+    fit = {c.record.model_id: c.criteria["modality"] for c in ranked}
+    assert fit["full"].score > fit["pooled"].score > fit["single"].score
+    assert "models time series only in part" in fit["pooled"].evidence

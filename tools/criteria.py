@@ -197,9 +197,14 @@ def _modality_fit(c: Candidate, query: StructuredQuery) -> Criterion:
         score *= 0.5
         evidence.append(coarse)
     if query.multi_temporal:
-        temporal = models_time(r)
-        score = 0.8 * score + (0.2 if temporal else 0.0)
-        evidence.append("models time series" if temporal else "single-date input only")
+        if not models_time(r):
+            score, said = 0.8 * score, "single-date input only"
+        elif r.temporal_alignment == Alignment.partial:
+            # Time pooled over images or given as metadata (RS-FMD's 'partial' temporal alignment).
+            score, said = 0.8 * score + 0.1, "models time series only in part"
+        else:
+            score, said = 0.8 * score + 0.2, "models time series"
+        evidence.append(said)
     return Criterion(min(score, 1.0), evidence=evidence)
 
 
