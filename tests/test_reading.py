@@ -200,6 +200,9 @@ def test_pretraining_further_without_labels_is_unlabelled_use_not_zero_shot() ->
     own = _query("Sentinel-1 archive, no labels; I'd rather continue self-supervised pretraining on it")
     assert own.data_regime == "unlabeled"
     assert _query("Sentinel-1 ship detection with no labels at all").data_regime == "zero-shot"
+    # Classes given as text prompts: used as it is, with no training.
+    prompted = _query("Something that takes Sentinel-2 and lets me classify patches with text prompts")
+    assert prompted.data_regime == "zero-shot"
     assert (
         _query("VIIRS night lights, no labels; we want unsupervised change signals").data_regime
         == "unlabeled"
