@@ -203,6 +203,9 @@ def test_pretraining_further_without_labels_is_unlabelled_use_not_zero_shot() ->
     # Classes given as text prompts: used as it is, with no training.
     prompted = _query("Something that takes Sentinel-2 and lets me classify patches with text prompts")
     assert prompted.data_regime == "zero-shot"
+    # The kind of model wished for names the task: a CLIP-style model classifies from class names.
+    clip = _query("Is there a CLIP-style model trained on overhead imagery for 12 land-use classes?")
+    assert clip.task_type == "zero-shot classification"
     assert (
         _query("VIIRS night lights, no labels; we want unsupervised change signals").data_regime
         == "unlabeled"
