@@ -345,6 +345,7 @@ def test_gpu_memory_sets_a_size_budget_and_says_how(text: str, limit: float) -> 
         ("between 100M and 500M parameters for crop type mapping", 100.0, 500.0),
         ("between 100 and 500M parameters for crop type mapping", 100.0, 500.0),
         ("no more than 100M params for flood mapping", None, 100.0),  # a limit, not a floor
+        ("we can fine-tune billion-parameter backbones for land cover", None, None),  # capacity
         ("pretrained on more than 1 billion images, for building detection", None, None),  # not a size
     ],
 )
@@ -832,6 +833,14 @@ def test_weights_on_a_named_hub_are_open_weights() -> None:
     assert interpret("ViT-L models for Sentinel-2 under 400M parameters with weights").query.open_weights
     assert interpret("models that have released checkpoints for SAR").query.open_weights
     assert not interpret("crop type mapping with weights frozen").query.open_weights
+    # Weights said in a clause with downloading, hosting or being public.
+    for text in (
+        "We must be able to download and host the weights ourselves; land cover from orthophotos",
+        "Solar panel masks from aerial images; the checkpoint has to be downloadable",
+        "Sea ice types from Sentinel-1: it has to be an open checkpoint I can download today",
+    ):
+        assert interpret(text).query.open_weights, text
+    assert not interpret("I downloaded the weights of Prithvi and it was slow for floods").query.open_weights
 
 
 def test_the_largest_pretraining_dataset_asks_for_generalisation() -> None:

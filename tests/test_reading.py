@@ -225,6 +225,12 @@ def test_a_sensor_the_user_may_get_later_is_hypothetical() -> None:
     assert later.sensor == ["Sentinel-2"] and "SAR" not in later.modality
 
 
+def test_what_the_user_does_not_need_is_not_asked_for() -> None:
+    solar = _query("Rooftop solar masks from 0.3 m orthophotos. No text prompts or chat needed.")
+    assert solar.application != "visual question answering" and not solar.conversational
+    assert "Text" not in solar.modality
+
+
 def test_a_model_taking_both_inputs_is_asked_for_only_when_said_of_the_model() -> None:
     assert _query("A model pretrained on both optical and radar for landslides in Japan").all_inputs
     assert _query("Flood mapping by data fusion of Sentinel-1 and Sentinel-2").all_inputs

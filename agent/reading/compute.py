@@ -99,13 +99,25 @@ def _parameter_limit(text: str) -> float | None:
     return _millions(match.group(1), match.group(2))
 
 
+# 'we can fine-tune billion-parameter backbones': a size the user can afford, not one asked for.
+_CAPACITY = re.compile(r"\b(?:can|could|able to)\s+(?:[\w-]+\s+){0,3}$")
+
+
+def _asked(text: str, pattern: re.Pattern[str]) -> re.Match[str] | None:
+    """The first match of ``pattern`` that is not said as what the user can afford."""
+    return next(
+        (m for m in pattern.finditer(text) if not _CAPACITY.search(text[max(0, m.start() - 40) : m.start()])),
+        None,
+    )
+
+
 def _parameter_floor(text: str) -> float | None:
     """The smallest size asked for ('over 1B parameters', 'billion-parameter models'), in millions."""
     if between := _PARAMS_BETWEEN.search(text):
         return _millions(between.group(1), between.group(2) or between.group(4))
-    if match := _PARAMS_FLOOR.search(text) or _PARAMS_FLOOR_PLUS.search(text):
+    if match := _asked(text, _PARAMS_FLOOR) or _asked(text, _PARAMS_FLOOR_PLUS):
         return _millions(match.group(1), match.group(2))
-    return 1000.0 if _PARAMS_BILLION_SCALE.search(text) else None
+    return 1000.0 if _asked(text, _PARAMS_BILLION_SCALE) else None
 
 
 # 'a ViT-L or larger', 'at most Swin-B': a size bound given as a standard backbone's size. The

@@ -78,9 +78,9 @@ class ContextTable:
     continuations: tuple[re.Pattern[str], ...] = ()
 
 
-# A '*' in a phrase stands for up to three words: 'which * models were trained on' also reads
+# A '*' in a phrase stands for up to four words: 'which * models were trained on' also reads
 # 'which foundation models were trained on'.
-_GAP = r"(?:[\w'-]+\s+){0,3}"
+_GAP = r"(?:[\w'-]+\s+){0,4}"
 
 
 def _phrase(phrase: str) -> re.Pattern[str]:
