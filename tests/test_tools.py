@@ -1015,7 +1015,9 @@ def test_a_released_checkpoint_for_the_users_kind_of_imagery_alone_is_not_shared
         variants=[{"name": "RN50 SAR/MS", "num_parameters": 25}],
     )
     query = StructuredQuery(task_type="segmentation", modality=["SAR"], sensor=["Sentinel-1"])
-    ranked = score_candidates([Candidate(joint), Candidate(per_kind)], query, EvidenceIndex([joint, per_kind]))
+    ranked = score_candidates(
+        [Candidate(joint), Candidate(per_kind)], query, EvidenceIndex([joint, per_kind])
+    )
     imagery = {c.record.model_id: c.criteria["imagery"] for c in ranked}
     assert imagery["per-kind"].score == 1.0 > imagery["joint"].score
     assert "checkpoint RN50 SAR for that imagery alone" in imagery["per-kind"].evidence

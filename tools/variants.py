@@ -87,4 +87,3 @@ def dedicated_variant(record: ModelRecord, sensors: Collection[str], kinds: Coll
         elif named_modalities and named_modalities <= set(kinds):
             return variant.name
     return None
-
