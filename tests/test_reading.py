@@ -225,6 +225,15 @@ def test_a_sensor_the_user_may_get_later_is_hypothetical() -> None:
     assert later.sensor == ["Sentinel-2"] and "SAR" not in later.modality
 
 
+def test_the_users_own_baseline_is_a_reference_not_a_requirement() -> None:
+    hsi = _query(
+        "Hyperspectral and LiDAR for 20 urban classes. So far I've used a two-branch CNN on small "
+        "patches, and I want a pretrained backbone that takes the cube natively."
+    )
+    assert not hsi.architectures and "Hyperspectral" in hsi.modality
+    assert not _query("Our baseline is an ImageNet Swin-B in UperNet; aerial land cover").architectures
+
+
 def test_what_the_user_does_not_need_is_not_asked_for() -> None:
     solar = _query("Rooftop solar masks from 0.3 m orthophotos. No text prompts or chat needed.")
     assert solar.application != "visual question answering" and not solar.conversational

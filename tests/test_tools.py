@@ -1067,6 +1067,16 @@ def test_every_input_in_one_model_rules_out_a_model_for_one_of_them() -> None:
     assert not violations(over_time, series)
 
 
+def test_a_result_on_the_benchmark_the_user_named_shows_the_model_takes_its_imagery() -> None:
+    query = StructuredQuery(task_type="segmentation", modality=["Multispectral"], datasets=["Potsdam"])
+    shown = record("shown", modalities=["RGB"], benchmarks=[bench("Potsdam", "mIoU", 90.0)])
+    unshown = record("unshown", modalities=["RGB"])
+    ranked = score_candidates([Candidate(unshown), Candidate(shown)], query, EvidenceIndex([shown]))
+    fit = {c.record.model_id: c.criteria["modality"] for c in ranked}
+    assert fit["shown"].score == 1.0 > fit["unshown"].score
+    assert "takes the imagery of Potsdam, on which it reports results" in fit["shown"].evidence
+
+
 def test_a_model_that_models_time_only_in_part_fits_a_time_series_less() -> None:
     query = StructuredQuery(task_type="segmentation", modality=["Multispectral"], multi_temporal=True)
     full = record("full", modalities=["Multispectral", "Multi-temporal"], temporal_alignment="full")

@@ -151,6 +151,12 @@ def modality_fit(c: Candidate, query: StructuredQuery) -> Criterion:
     return found
 
 
+def _evaluated_on_named(record: ModelRecord, query: StructuredQuery) -> str | None:
+    """The first dataset the user named on which ``record`` reports a result, or None."""
+    have = {dataset_identity(b.dataset) for b in record.benchmarks}
+    return next((d for d in query.datasets if dataset_identity(d) in have), None)
+
+
 def _modality_fit(c: Candidate, query: StructuredQuery) -> Criterion:
     r = c.record
     wanted = requested_modalities(query)
@@ -160,6 +166,11 @@ def _modality_fit(c: Candidate, query: StructuredQuery) -> Criterion:
         return _unstated_modality_fit(r, query)
     exact = wanted & have
     partial = {m for m in wanted - exact if have & COMPATIBLE_MODALITIES.get(m, frozenset())}
+    if partial and (shown := _evaluated_on_named(r, query)):
+        # A result on the benchmark whose imagery the user has (NIR-red-green tiles 'like Potsdam')
+        # shows the model takes that imagery.
+        exact, partial = exact | partial, set()
+        evidence.append(f"takes the imagery of {shown}, on which it reports results")
     either = wanted & EITHER_MODALITIES if query.either_modality else set()
     if either & exact:
         # 'Optical imagery': RGB or multispectral, either serving; a model for one meets the wish.
