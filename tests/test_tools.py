@@ -1067,6 +1067,16 @@ def test_every_input_in_one_model_rules_out_a_model_for_one_of_them() -> None:
     assert not violations(over_time, series)
 
 
+def test_text_beside_imagery_is_not_enough_a_model_must_take_the_imagery() -> None:
+    sar_chat = StructuredQuery(task_type="vqa", modality=["SAR", "Text"])
+    optical_chat = record("optical-chat", modalities=["RGB", "Text"], task_types=["vqa"])
+    sar_vlm = record("sar-vlm", modalities=["SAR", "Text"], task_types=["vqa"])
+    assert violations(optical_chat, sar_chat) == {"modality": "takes RGB, Text, not SAR"}
+    assert not violations(sar_vlm, sar_chat)
+    # Text alone asked for: any model reading text passes.
+    assert not violations(optical_chat, StructuredQuery(task_type="retrieval", modality=["Text"]))
+
+
 def test_a_result_on_the_benchmark_the_user_named_shows_the_model_takes_its_imagery() -> None:
     query = StructuredQuery(task_type="segmentation", modality=["Multispectral"], datasets=["Potsdam"])
     shown = record("shown", modalities=["RGB"], benchmarks=[bench("Potsdam", "mIoU", 90.0)])

@@ -66,6 +66,9 @@ def modality_violation(record: ModelRecord, query: StructuredQuery) -> str | Non
         return None
     if not record.modalities:
         return "input modalities unknown"
+    if wanted - {"Text"}:
+        # Text is the prompt or the answer beside the imagery: a model must take the imagery.
+        wanted = wanted - {"Text"}
     if takes_any(record, wanted):
         return None
     return f"takes {', '.join(record.modalities)}, not {', '.join(sorted(wanted))}"
