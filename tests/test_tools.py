@@ -1067,6 +1067,18 @@ def test_every_input_in_one_model_rules_out_a_model_for_one_of_them() -> None:
     assert not violations(over_time, series)
 
 
+def test_precomputed_embeddings_do_not_serve_a_user_running_an_encoder_on_new_imagery() -> None:
+    product = record("product", modalities=["Multispectral"], category="embedding-product")
+    onboard = StructuredQuery(task_type="segmentation", modality=["Multispectral"])
+    onboard.compute.device_class = "edge"
+    assert violations(product, onboard) == {
+        "encoder": "precomputed embeddings: no encoder to run on the device"
+    }
+    backbone = StructuredQuery(task_type="segmentation", modality=["Multispectral"], architectures=["CNN"])
+    assert violations(product, backbone) == {"encoder": "precomputed embeddings, not a backbone to run"}
+    assert not violations(product, StructuredQuery(task_type="segmentation", modality=["Multispectral"]))
+
+
 def test_text_beside_imagery_is_not_enough_a_model_must_take_the_imagery() -> None:
     sar_chat = StructuredQuery(task_type="vqa", modality=["SAR", "Text"])
     optical_chat = record("optical-chat", modalities=["RGB", "Text"], task_types=["vqa"])

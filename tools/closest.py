@@ -23,6 +23,7 @@ RELAXATION_ORDER: tuple[str, ...] = (
     "pretraining",
     "exclusions",
     "weights",
+    "encoder",
     "license",
     "compute",
     "task",

@@ -269,6 +269,18 @@ def embeddings_violation(record: ModelRecord, query: StructuredQuery) -> str | N
     return None
 
 
+def encoder_violation(record: ModelRecord, query: StructuredQuery) -> str | None:
+    """The user runs an encoder on their own new imagery (on a device, or a backbone of a given
+    kind) and the record is precomputed embeddings."""
+    if record.category != Category.embedding_product or query.precomputed_embeddings:
+        return None
+    if query.compute.device_class == "edge":
+        return "precomputed embeddings: no encoder to run on the device"
+    if query.architectures or query.backbones:
+        return "precomputed embeddings, not a backbone to run"
+    return None
+
+
 def release_violation(record: ModelRecord, query: StructuredQuery) -> str | None:
     """Released outside the years the user asked for (an unknown year passes, unconfirmed)."""
     year = record.year
@@ -343,6 +355,7 @@ RULES: dict[str, Callable[[ModelRecord, StructuredQuery], str | None]] = {
     "weights": weights_violation,
     "license": license_violation,
     "precomputed_embeddings": embeddings_violation,
+    "encoder": encoder_violation,
     "release_year": release_violation,
     "architecture": architecture_violation,
     "backbone": backbone_violation,
