@@ -232,6 +232,9 @@ def test_the_users_own_baseline_is_a_reference_not_a_requirement() -> None:
     )
     assert not hsi.architectures and "Hyperspectral" in hsi.modality
     assert not _query("Our baseline is an ImageNet Swin-B in UperNet; aerial land cover").architectures
+    lcz = _query("We pushed RGB composites through an ImageNet ResNet; now LCZ from Sentinel-2")
+    assert not lcz.architectures
+    assert _query("LCZ from Sentinel-2 with a ResNet-50 backbone").architectures == ["CNN"]
 
 
 def test_what_the_user_does_not_need_is_not_asked_for() -> None:

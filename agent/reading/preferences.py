@@ -167,6 +167,12 @@ def backbones_asked(lowered: str) -> list[str]:
     return list(dict.fromkeys(name for _, name in sorted(found)))
 
 
+# A backbone pretrained on everyday photos, or none at all, is the user's baseline.
+_GENERIC_BASELINE = re.compile(
+    r"\b(?:imagenet(?:-\d+k)?|vanilla|plain|off-the-shelf)[\s-]+(?:pre-?trained\s+)?$"
+)
+
+
 def architectures(lowered: str) -> list[str]:
     """Backbone families the task accepts: those it asks for, else all those it does not rule out;
     empty when it names none."""
@@ -177,6 +183,8 @@ def architectures(lowered: str) -> list[str]:
         # Not inside a longer name ('hi-vit'), but after 'non-' ('a non-transformer model').
         for match in re.finditer(rf"(?:(?<=non-)|(?<![a-z0-9-]))(?:{words})(?![a-z0-9])", lowered):
             before = lowered[max(0, match.start() - 30) : match.start()]
+            if _GENERIC_BASELINE.search(before):
+                continue  # 'an ImageNet ResNet': the baseline the user has, not a family asked for
             (excluded if _ARCHITECTURE_NEGATION.search(before) else wanted).append(family)
     if wanted:
         return [f for f in dict.fromkeys(wanted) if f not in excluded]
