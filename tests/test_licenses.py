@@ -133,7 +133,7 @@ def test_named_licences_filter_and_say_when_none_is_confirmed() -> None:
     assert "No license stated: confirm it is MIT" in notes["unstated"]
     assert query.summary()[-1] == "licence: MIT"
     selection = select_models(
-        "BSD licensed model for crop mapping with Sentinel-2",
+        "BSD licensed model for oil spill detection with Sentinel-1",
         clarify=False,
         settings=Settings(memory={"enabled": False}),  # type: ignore[arg-type]
     )
