@@ -489,6 +489,7 @@ def test_a_language_is_no_region(text: str, regions: list[str]) -> None:
         ("flood mapping, I only have a laptop", "cpu"),
         ("flood mapping on a laptop GPU", "single-gpu"),
         ("flood mapping on a laptop with an RTX 4060", "single-gpu"),
+        ("flood mapping, fine-tuned in minutes on my laptop's RTX 4060 (8 GB)", "single-gpu"),
     ],
 )
 def test_a_laptop_with_a_gpu_is_a_gpu(text: str, device: str) -> None:

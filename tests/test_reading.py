@@ -237,6 +237,17 @@ def test_the_users_own_baseline_is_a_reference_not_a_requirement() -> None:
     assert _query("LCZ from Sentinel-2 with a ResNet-50 backbone").architectures == ["CNN"]
 
 
+def test_a_negation_in_a_phrase_reads_contracted_too() -> None:
+    for text in (
+        "Optical isn't an option: clouds. Sentinel-1 patches, four classes",
+        "Optical isn’t an option: clouds. Sentinel-1 patches, four classes",
+        "Optical is not an option: clouds. Sentinel-1 patches, four classes",
+    ):
+        query = _query(text)
+        assert query.modality == ["SAR"] and query.sensor == ["Sentinel-1"], text
+    assert _query("Landsat cannot resolve single trees; tree crowns from aerial RGB").sensor == ["Aerial"]
+
+
 def test_what_the_user_does_not_need_is_not_asked_for() -> None:
     solar = _query("Rooftop solar masks from 0.3 m orthophotos. No text prompts or chat needed.")
     assert solar.application != "visual question answering" and not solar.conversational

@@ -83,13 +83,53 @@ class ContextTable:
 _GAP = r"(?:[\w'-]+\s+){0,4}"
 
 
+# A negation in a phrase reads in full or contracted: 'is not an option' also reads "isn't an
+# option", and "can't resolve" also reads 'cannot resolve'.
+_NEGATED = {"can": r"ca(?:n['’]t|nnot|n\s+not)", "will": r"(?:won['’]t|will\s+not)"}
+
+
+def _word(word: str, negated: bool) -> str:
+    if word.endswith("n't") and word not in {"can't", "won't"}:
+        word, negated = word[:-3], True
+    elif word in {"can't", "won't"}:
+        return _NEGATED["can" if word == "can't" else "will"]
+    if not negated:
+        return re.escape(word)
+    return _NEGATED.get(word, re.escape(word) + r"(?:n['’]t|\s+not)")
+
+
 def _phrase(phrase: str) -> re.Pattern[str]:
     words = phrase.split()
-    body = "".join(
-        _GAP if w == "*" else re.escape(w) + (r"\s+" if i < len(words) - 1 else "")
-        for i, w in enumerate(words)
-    )
-    return re.compile(r"(?<![\w'-])" + body + r"(?![\w'-])", re.IGNORECASE)
+    parts: list[str] = []
+    for i, w in enumerate(words):
+        if w == "not" and parts and i > 0 and words[i - 1] in _AUXILIARIES:
+            continue  # read with the auxiliary before it
+        negated = w in _AUXILIARIES and i + 1 < len(words) and words[i + 1] == "not"
+        parts.append(_GAP if w == "*" else _word(w, negated))
+    body = "".join(p if p == _GAP else p + r"\s+" for p in parts[:-1]) + (parts[-1] if parts else "")
+    return re.compile(r"(?<![\w'’-])" + body + r"(?![\w'’-])", re.IGNORECASE)
+
+
+_AUXILIARIES = frozenset(
+    {
+        "is",
+        "are",
+        "was",
+        "were",
+        "do",
+        "does",
+        "did",
+        "has",
+        "have",
+        "had",
+        "can",
+        "could",
+        "would",
+        "should",
+        "will",
+        "must",
+    }
+)
 
 
 @cache
