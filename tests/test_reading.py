@@ -237,6 +237,25 @@ def test_the_users_own_baseline_is_a_reference_not_a_requirement() -> None:
     assert _query("LCZ from Sentinel-2 with a ResNet-50 backbone").architectures == ["CNN"]
 
 
+def test_a_dataset_name_a_family_shares_is_read_as_the_member_for_the_task() -> None:
+    changes = _query(
+        "We track new and demolished buildings in image pairs; after tuning on LEVIR it missed changes"
+    )
+    assert changes.application == "urban change detection" and changes.datasets == ["LEVIR-CD"]
+    assert _query("ship detection: which model is best on LEVIR?").datasets == ["LEVIR-Ship"]
+    assert _query("object detection: which model is best on LEVIR?").datasets == ["LEVIR"]
+
+
+def test_what_the_user_calls_irrelevant_is_not_asked_for() -> None:
+    masks = _query(
+        "Masks of the object a phrase describes in aerial images; captions or chat answers are irrelevant"
+    )
+    assert masks.application != "image captioning" and not masks.conversational
+    assert (
+        _query("Map dominant tree species across Switzerland from Sentinel-2").application == "forest mapping"
+    )
+
+
 def test_a_negation_in_a_phrase_reads_contracted_too() -> None:
     for text in (
         "Optical isn't an option: clouds. Sentinel-1 patches, four classes",

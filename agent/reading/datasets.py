@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from agent.mentions import LIST_GAP, PRETRAINED_ON
 from agent.reading.terms import dataset_terms, fold_accents, overlaps, scan_terms, suite_terms
-from rsfmd.datasets import find_dataset, suite_datasets
+from rsfmd.datasets import find_dataset, get_dataset_table, suite_datasets
 
 
 def _pretraining_spans(plain: str) -> list[tuple[str, int, int]]:
@@ -46,6 +46,22 @@ class NamedData:
     dataset_ranges: list[tuple[int, int]]
 
 
+def _member_for(name: str, application: str | None) -> str:
+    """A name its family shares ('LEVIR' for LEVIR-OD and LEVIR-CD) read as the member for the
+    application the text states: LEVIR-CD for building changes."""
+    info = find_dataset(name)
+    if application is None or info is None or info.application == application:
+        return name
+    members = [
+        n
+        for n in get_dataset_table().names
+        if n.lower().startswith(f"{info.name.lower()}-")
+        and (m := find_dataset(n))
+        and m.application == application
+    ]
+    return members[0] if len(members) == 1 else name
+
+
 def read_datasets(text: str, application: str | None, notes: list[str]) -> tuple[NamedData, str | None]:
     """The data the task names, and its application (``application``, else the one of the benchmark
     named); ``notes`` says what was read from them."""
@@ -58,7 +74,7 @@ def read_datasets(text: str, application: str | None, notes: list[str]) -> tuple
         for span in scan_terms(plain, dataset_terms())
         if not overlaps(span[1], span[2], pretraining_ranges)
     ]
-    datasets = list(dict.fromkeys(name for name, _, _ in dataset_spans))
+    datasets = list(dict.fromkeys(_member_for(name, application) for name, _, _ in dataset_spans))
     dataset_ranges = [(s, e) for _, s, e in dataset_spans]
     if application is None and datasets:
         # 'the best model on EuroSAT': the named benchmark says what the task is.
