@@ -100,10 +100,10 @@ def all_inputs_violation(record: ModelRecord, query: StructuredQuery) -> str | N
     wanted = requested_imagery(query) - {"Multi-temporal"}
     either = wanted & EITHER_MODALITIES if query.either_modality else set()
     groups = ([either] if either else []) + [{m} for m in sorted(wanted - either)]
+    if query.multi_temporal:
+        groups.append({"Multi-temporal"})  # 'takes both sensors as time series', 'a time-series encoder'
     if len(groups) < 2:
         return None
-    if query.multi_temporal:
-        groups.append({"Multi-temporal"})  # 'takes both sensors as time series'
 
     if missing := [g for g in groups if not takes_any(record, g)]:
         return f"does not take {' or '.join(sorted(missing[0]))} beside the other inputs"
