@@ -1046,6 +1046,20 @@ def test_a_model_for_another_sensor_competes_on_its_score_and_other_closest_matc
     scores = {c.record.model_id: c.score for c in ranked}
     assert scores["optical"] > scores["hyper"]
     assert [c.record.model_id for c in ranked] == ["optical", "hyper", "heavy"]
+    # A model for another sensor that takes the imagery only through a stand-in (RGB for
+    # multispectral bands) does not compete on its score: it comes with the other closest matches.
+    rgb = record(
+        "rgb",
+        modalities=["RGB"],
+        supported_sensors=["WorldView"],
+        task_types=["detection"],
+        benchmarks=[bench("DIOR", "mAP", 90.0, task="detection")],
+        num_parameters=20,
+    )
+    ranked = score_candidates(
+        [Candidate(hyper), Candidate(rgb, relaxed=["sensor"])], query, EvidenceIndex([rgb])
+    )
+    assert [c.record.model_id for c in ranked] == ["hyper", "rgb"]
 
 
 def test_every_input_in_one_model_rules_out_a_model_for_one_of_them() -> None:

@@ -29,7 +29,7 @@ from tools.criteria import (
     release_day,
 )
 from tools.evidence import EvidenceIndex
-from tools.filtering import OUTPUT_TASKS, requested_modalities, takes_any
+from tools.filtering import OUTPUT_TASKS, requested_imagery, requested_modalities, takes_any
 from tools.fit import availability_fit, imagery_fit
 from tools.region_fit import generalizability_fit
 from tools.result_credit import frozen_fit, performance_fit, regime_fit
@@ -170,12 +170,16 @@ def score_candidates(
     # A model taking it, documented for another sensor or over the device's budget, comes before one
     # that cannot take it at all.
     distinctive = distinctive_modalities(query)
+    imagery = requested_imagery(query)
 
     def order(x: Candidate) -> tuple[bool, bool, bool, float, str]:
         lacks = bool(distinctive) and not takes_any(x.record, distinctive)
         # Documented for another sensor only: the imagery criterion and the penalty weigh that, so
-        # such a model competes on its score with those meeting every constraint.
+        # such a model competes on its score with those meeting every constraint, when it takes the
+        # user's kind of imagery itself (an RGB model for Landsat bands does not).
         relaxed = set(x.relaxed) - {"sensor"}
+        if x.relaxed and imagery and not imagery & set(x.record.modalities):
+            relaxed = set(x.relaxed)
         other = relaxed - RARE_INPUT_RELAXABLE if distinctive else relaxed
         return bool(other), lacks, bool(relaxed), -x.score, x.record.model_name.lower()
 
