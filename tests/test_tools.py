@@ -1103,6 +1103,10 @@ def test_text_beside_imagery_is_not_enough_a_model_must_take_the_imagery() -> No
     sar_vlm = record("sar-vlm", modalities=["SAR", "Text"], task_types=["vqa"])
     assert violations(optical_chat, sar_chat) == {"modality": "takes RGB, Text, not SAR"}
     assert not violations(sar_vlm, sar_chat)
+    # A DEM or LiDAR heights beside the imagery: a model taking only the elevation does not serve.
+    fusion = StructuredQuery(task_type="segmentation", modality=["Hyperspectral", "DEM"])
+    dem_only = record("dem-only", modalities=["Multispectral", "DEM"], task_types=["segmentation"])
+    assert violations(dem_only, fusion) == {"modality": "takes Multispectral, DEM, not Hyperspectral"}
     # Text alone asked for: any model reading text passes.
     assert not violations(optical_chat, StructuredQuery(task_type="retrieval", modality=["Text"]))
 

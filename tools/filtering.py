@@ -52,6 +52,8 @@ def requested_modalities(query: StructuredQuery) -> set[str]:
 
 
 NOT_IMAGERY = frozenset({"Text", "Location", "Audio"})
+# Inputs that come beside imagery rather than as it.
+AUXILIARY_INPUTS = frozenset({"Text", "DEM", "LiDAR"})
 
 
 def requested_imagery(query: StructuredQuery) -> set[str]:
@@ -66,9 +68,10 @@ def modality_violation(record: ModelRecord, query: StructuredQuery) -> str | Non
         return None
     if not record.modalities:
         return "input modalities unknown"
-    if wanted - {"Text"}:
-        # Text is the prompt or the answer beside the imagery: a model must take the imagery.
-        wanted = wanted - {"Text"}
+    if wanted - AUXILIARY_INPUTS:
+        # Text is the prompt or the answer, a DEM or LiDAR heights a layer beside the imagery: a
+        # model must take the imagery.
+        wanted = wanted - AUXILIARY_INPUTS
     if takes_any(record, wanted):
         return None
     return f"takes {', '.join(record.modalities)}, not {', '.join(sorted(wanted))}"
