@@ -5,6 +5,7 @@ did instead. Each function returns the wording; the orchestrator decides when it
 from __future__ import annotations
 
 import re
+from collections.abc import Collection, Sequence
 from typing import TYPE_CHECKING
 
 from agent.resources import Resources
@@ -111,6 +112,17 @@ def assume_inputs(turn: Turn, resources: Resources, missing: list[str], catalogu
                 f"No input modality stated: preferred the imagery of {benchmarks} "
                 f"({', '.join(imagery)}) without excluding others"
             )
+
+
+def retrieved(above: int, threshold: float, more: Sequence[str], with_results: Collection[str]) -> str:
+    """The retrieve step: hits by text similarity, then those that came in on their results on the
+    task (``with_results``) or as documented for the user's sensor."""
+    detail = f"{above} candidates above similarity {threshold}"
+    if results := sum(m in with_results for m in more):
+        detail += f", {results} more with results on the task"
+    if for_sensor := len(more) - results:
+        detail += f", {for_sensor} more documented for your sensor"
+    return detail
 
 
 def no_result_on(application: str, task: str | None) -> str:

@@ -252,13 +252,8 @@ class Orchestrator:
         ]
         # 'above' counts the hits retrieval ranked; the rest came in on their results or sensor.
         above = min(cfg.top_k, sum(h.similarity >= cfg.similarity_threshold for h in hits))
-        detail = f"{above} candidates above similarity {cfg.similarity_threshold}"
         more = [h.record.model_id for h in hits[above:]]
-        if with_results := sum(m in evidence for m in more):
-            detail += f", {with_results} more with results on the task"
-        if for_sensor := len(more) - with_results:
-            detail += f", {for_sensor} more documented for your sensor"
-        self._note(turn, detail)
+        self._note(turn, answer_notes.retrieved(above, cfg.similarity_threshold, more, evidence))
         return "filter"
 
     def _filter(self, turn: Turn) -> StateName:
