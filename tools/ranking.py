@@ -170,7 +170,7 @@ def score_candidates(
     # A model taking it, documented for another sensor or over the device's budget, comes before one
     # that cannot take it at all.
     distinctive = distinctive_modalities(query)
-    imagery = requested_imagery(query)
+    asked_imagery = requested_imagery(query)
 
     def order(x: Candidate) -> tuple[bool, bool, bool, float, str]:
         lacks = bool(distinctive) and not takes_any(x.record, distinctive)
@@ -178,7 +178,7 @@ def score_candidates(
         # such a model competes on its score with those meeting every constraint, when it takes the
         # user's kind of imagery itself (an RGB model for Landsat bands does not).
         relaxed = set(x.relaxed) - {"sensor"}
-        if x.relaxed and imagery and not imagery & set(x.record.modalities):
+        if x.relaxed and asked_imagery and not asked_imagery & set(x.record.modalities):
             relaxed = set(x.relaxed)
         other = relaxed - RARE_INPUT_RELAXABLE if distinctive else relaxed
         return bool(other), lacks, bool(relaxed), -x.score, x.record.model_name.lower()
