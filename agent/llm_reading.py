@@ -29,7 +29,7 @@ _FLAG_WORDS = {
     "frozen_encoder": r"frozen|freez|prob(?:e|ing)|k-?nn|nearest|feature|embedding|fine-?tun|similar",
     "conversational": r"chat|conversation|dialog|assistant|llm|talk",
     "any_bands": r"band|channel|wavelength|agnostic|custom|unusual|non[\s-]?standard",
-    "all_inputs": r"\bboth\b|fus(?:e|ing|ion)|joint|together|temporal (?:encoder|model)|series (?:encoder|model)",
+    "all_inputs": r"\bboth\b|fus(?:e|ing|ion)|joint|together|(?:temporal|series) (?:encoder|model)",
 }
 # A backbone family is believed only when the task names one.
 _ARCHITECTURE_SAID = (
