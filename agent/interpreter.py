@@ -23,6 +23,7 @@ from agent.reading.preferences import (
     asks_all_inputs,
     asks_any_bands,
     asks_precomputed_embeddings,
+    asks_series_model,
     backbones_asked,
     performance_floor,
     read_priorities,
@@ -126,6 +127,7 @@ def interpret(
         architectures=architectures(lowered),
         any_bands=asks_any_bands(lowered),
         all_inputs=asks_all_inputs(lowered),
+        series_model=asks_series_model(lowered),
         min_release_year=earliest,
         max_release_year=latest,
     )

@@ -29,7 +29,8 @@ _FLAG_WORDS = {
     "frozen_encoder": r"frozen|freez|prob(?:e|ing)|k-?nn|nearest|feature|embedding|fine-?tun|similar",
     "conversational": r"chat|conversation|dialog|assistant|llm|talk",
     "any_bands": r"band|channel|wavelength|agnostic|custom|unusual|non[\s-]?standard",
-    "all_inputs": r"\bboth\b|fus(?:e|ing|ion)|joint|together|(?:temporal|series) (?:encoder|model)",
+    "all_inputs": r"\bboth\b|fus(?:e|ing|ion)|joint|together",
+    "series_model": r"(?:temporal|series) (?:encoder|model|backbone)",
 }
 # A backbone family is believed only when the task names one.
 _ARCHITECTURE_SAID = (
@@ -64,6 +65,7 @@ class LLMQuery(BaseModel):
     conversational: bool | None = None
     any_bands: bool | None = None
     all_inputs: bool | None = None
+    series_model: bool | None = None
     architectures: list[str] = Field(default_factory=list)
     min_release_year: int | None = None
     max_release_year: int | None = None
@@ -189,6 +191,7 @@ class ReadingChecks:
             "conversational": bool(raw.conversational),
             "any_bands": bool(raw.any_bands),
             "all_inputs": bool(raw.all_inputs),
+            "series_model": bool(raw.series_model),
             "architectures": [
                 family
                 for family in ARCHITECTURE_FAMILIES

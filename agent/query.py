@@ -178,6 +178,10 @@ class StructuredQuery(BaseModel):
         default=False,
         description="One model must take every kind of imagery asked for together (fusion), not any one.",
     )
+    series_model: bool = Field(
+        default=False,
+        description="The model must take image time series ('a time-series encoder'), not single images.",
+    )
     any_bands: bool = Field(
         default=False,
         description="The model must take arbitrary band sets (wavelength-aware), not one sensor's bands.",
@@ -320,6 +324,8 @@ class StructuredQuery(BaseModel):
             parts.append("architecture: " + " or ".join(self.architectures))
         if self.all_inputs:
             parts.append("every input in one model")
+        if self.series_model:
+            parts.append("a model for time series")
         if self.any_bands:
             parts.append("any band set (wavelength-aware)")
         if self.backbones:

@@ -1079,10 +1079,10 @@ def test_every_input_in_one_model_rules_out_a_model_for_one_of_them() -> None:
     assert violations(both, series) == {"all_inputs": "does not take Multi-temporal beside the other inputs"}
     over_time = record("over-time", modalities=["Multispectral", "SAR", "Multi-temporal"])
     assert not violations(over_time, series)
-    # 'A time-series encoder' for one kind of imagery: the series is an input too.
-    encoder = StructuredQuery(task_type="segmentation", modality=["Multispectral"], all_inputs=True)
-    encoder = encoder.model_copy(update={"multi_temporal": True})
-    assert "all_inputs" in violations(optical, encoder)
+    # 'A time-series encoder': the model must take series, whatever the imagery.
+    encoder = StructuredQuery(task_type="segmentation", modality=["Multispectral"], series_model=True)
+    assert violations(optical, encoder) == {"series": "takes single images, not time series"}
+    assert not violations(over_time, encoder)
 
 
 def test_precomputed_embeddings_do_not_serve_a_user_running_an_encoder_on_new_imagery() -> None:

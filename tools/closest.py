@@ -16,6 +16,7 @@ RELAXATION_ORDER: tuple[str, ...] = (
     "precomputed_embeddings",
     "sensor",
     "all_inputs",
+    "series",
     "release_year",
     "architecture",
     "backbone",

@@ -103,13 +103,21 @@ def all_inputs_violation(record: ModelRecord, query: StructuredQuery) -> str | N
     wanted = requested_imagery(query) - {"Multi-temporal"}
     either = wanted & EITHER_MODALITIES if query.either_modality else set()
     groups = ([either] if either else []) + [{m} for m in sorted(wanted - either)]
-    if query.multi_temporal:
-        groups.append({"Multi-temporal"})  # 'takes both sensors as time series', 'a time-series encoder'
     if len(groups) < 2:
         return None
+    if query.multi_temporal:
+        groups.append({"Multi-temporal"})  # 'takes both sensors as time series'
 
     if missing := [g for g in groups if not takes_any(record, g)]:
         return f"does not take {' or '.join(sorted(missing[0]))} beside the other inputs"
+    return None
+
+
+def series_violation(record: ModelRecord, query: StructuredQuery) -> str | None:
+    """The user wants a model for image time series ('a time-series encoder') and the record takes
+    single images."""
+    if query.series_model and not models_time(record):
+        return "takes single images, not time series"
     return None
 
 
@@ -352,6 +360,7 @@ RULES: dict[str, Callable[[ModelRecord, StructuredQuery], str | None]] = {
     "task": task_violation,
     "sensor": sensor_violation,
     "all_inputs": all_inputs_violation,
+    "series": series_violation,
     "compute": compute_violation,
     "min_performance": performance_violation,
     "exclusions": exclusion_violation,

@@ -229,6 +229,11 @@ def asks_all_inputs(lowered: str) -> bool:
     return bool(cue_pattern("wish", "all_inputs").search(lowered))
 
 
+def asks_series_model(lowered: str) -> bool:
+    """Whether the task wants a model that takes image time series ('a time-series encoder')."""
+    return bool(cue_pattern("wish", "series_model").search(lowered))
+
+
 def asks_precomputed_embeddings(lowered: str) -> bool:
     """Whether the task wants embeddings already computed and published, to download."""
     return bool(cue_pattern("wish", "precomputed_embeddings").search(lowered))
