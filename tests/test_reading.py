@@ -251,9 +251,6 @@ def test_what_the_user_calls_irrelevant_is_not_asked_for() -> None:
         "Masks of the object a phrase describes in aerial images; captions or chat answers are irrelevant"
     )
     assert masks.application != "image captioning" and not masks.conversational
-    assert (
-        _query("Map dominant tree species across Switzerland from Sentinel-2").application == "forest mapping"
-    )
 
 
 def test_a_negation_in_a_phrase_reads_contracted_too() -> None:
