@@ -276,6 +276,10 @@ def test_a_model_taking_both_inputs_is_asked_for_only_when_said_of_the_model() -
     assert not _query("Aerial and Sentinel-2 imagery are both available for tree mapping").all_inputs
     wish = _query("Would a pretrained time-series encoder help with Sentinel-2 crop types?")
     assert wish.series_model and not wish.all_inputs
+    native = _query("I'd like a model that natively takes both sensors as time series for urban change")
+    assert native.series_model and native.all_inputs
+    assert _query("Which VLM ingests SAR as well as optical for disaster questions?").all_inputs
+    assert not _query("Cropland from two aerial flights; ideally it can use both dates").series_model
 
 
 def test_a_gpu_not_required_a_label_statement_and_a_sam_like_wish() -> None:

@@ -1075,8 +1075,8 @@ def test_every_input_in_one_model_rules_out_a_model_for_one_of_them() -> None:
     assert not violations(both, fused)
     assert not violations(optical, fused.model_copy(update={"all_inputs": False}))
     # 'Takes both sensors as time series': the series is an input too.
-    series = fused.model_copy(update={"multi_temporal": True})
-    assert violations(both, series) == {"all_inputs": "does not take Multi-temporal beside the other inputs"}
+    series = fused.model_copy(update={"series_model": True})
+    assert violations(both, series) == {"series": "takes single images, not time series"}
     over_time = record("over-time", modalities=["Multispectral", "SAR", "Multi-temporal"])
     assert not violations(over_time, series)
     # 'A time-series encoder': the model must take series, whatever the imagery.
@@ -1095,6 +1095,28 @@ def test_precomputed_embeddings_do_not_serve_a_user_running_an_encoder_on_new_im
     backbone = StructuredQuery(task_type="segmentation", modality=["Multispectral"], architectures=["CNN"])
     assert violations(product, backbone) == {"encoder": "precomputed embeddings, not a backbone to run"}
     assert not violations(product, StructuredQuery(task_type="segmentation", modality=["Multispectral"]))
+
+
+def test_with_open_weights_asked_for_unconfirmed_weights_come_after_confirmed_ones() -> None:
+    query = StructuredQuery(
+        application="flood mapping", task_type="segmentation", modality=["SAR"], open_weights=True
+    )
+    known = record("known", modalities=["SAR"], task_types=["segmentation"], weights_available=True)
+    unconfirmed = record(
+        "unconfirmed",
+        modalities=["SAR"],
+        task_types=["segmentation"],
+        benchmarks=[bench("Sen1Floods11", "mIoU", 95.0, app="flood mapping")],
+    )
+    ranked = score_candidates([Candidate(unconfirmed), Candidate(known)], query, EvidenceIndex([unconfirmed]))
+    assert ranked[0].score < ranked[1].score  # the better score, but weights no source confirms
+    assert [c.record.model_id for c in ranked] == ["known", "unconfirmed"]
+    # Open weights not asked for: the score decides.
+    anyone = query.model_copy(update={"open_weights": False})
+    ranked = score_candidates(
+        [Candidate(known), Candidate(unconfirmed)], anyone, EvidenceIndex([unconfirmed])
+    )
+    assert ranked[0].record.model_id == "unconfirmed"
 
 
 def test_text_beside_imagery_is_not_enough_a_model_must_take_the_imagery() -> None:

@@ -105,8 +105,6 @@ def all_inputs_violation(record: ModelRecord, query: StructuredQuery) -> str | N
     groups = ([either] if either else []) + [{m} for m in sorted(wanted - either)]
     if len(groups) < 2:
         return None
-    if query.multi_temporal:
-        groups.append({"Multi-temporal"})  # 'takes both sensors as time series'
 
     if missing := [g for g in groups if not takes_any(record, g)]:
         return f"does not take {' or '.join(sorted(missing[0]))} beside the other inputs"

@@ -172,7 +172,7 @@ def score_candidates(
     distinctive = distinctive_modalities(query)
     asked_imagery = requested_imagery(query)
 
-    def order(x: Candidate) -> tuple[bool, bool, bool, float, str]:
+    def order(x: Candidate) -> tuple[bool, bool, bool, bool, float, str]:
         lacks = bool(distinctive) and not takes_any(x.record, distinctive)
         # Documented for another sensor only: the imagery criterion and the penalty weigh that, so
         # such a model competes on its score with those meeting every constraint, when it takes the
@@ -181,7 +181,9 @@ def score_candidates(
         if x.relaxed and asked_imagery and not asked_imagery & set(x.record.modalities):
             relaxed = set(x.relaxed)
         other = relaxed - RARE_INPUT_RELAXABLE if distinctive else relaxed
-        return bool(other), lacks, bool(relaxed), -x.score, x.record.model_name.lower()
+        # Open weights asked for: a model whose weights no source confirms comes after those confirmed.
+        unconfirmed = query.open_weights and x.record.weights_released is None
+        return bool(other), unconfirmed, lacks, bool(relaxed), -x.score, x.record.model_name.lower()
 
     ranked = sorted(candidates, key=order)
     for i, c in enumerate(ranked):
