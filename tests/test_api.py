@@ -346,6 +346,7 @@ def test_gpu_memory_sets_a_size_budget_and_says_how(text: str, limit: float) -> 
         ("between 100 and 500M parameters for crop type mapping", 100.0, 500.0),
         ("no more than 100M params for flood mapping", None, 100.0),  # a limit, not a floor
         ("we can fine-tune billion-parameter backbones for land cover", None, None),  # capacity
+        ("fire segmentation on a drone; anything much over ~30M parameters will blow the budget", None, 30.0),
         ("pretrained on more than 1 billion images, for building detection", None, None),  # not a size
     ],
 )

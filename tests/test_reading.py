@@ -246,6 +246,17 @@ def test_a_dataset_name_a_family_shares_is_read_as_the_member_for_the_task() -> 
     assert _query("object detection: which model is best on LEVIR?").datasets == ["LEVIR"]
 
 
+def test_other_models_data_said_as_the_wrong_domain_or_all_one_finds_is_background() -> None:
+    xband = _query(
+        "Umbra and Capella X-band scenes, no labels. Sentinel-1 models at 10 m feel like the wrong domain."
+    )
+    assert xband.sensor == ["Umbra", "Capella"] and xband.spatial_resolution_m is None
+    lband = _query(
+        "ALOS-2 L-band HH land use. Everything SAR I find is pretrained on Sentinel-1 C-band VV/VH."
+    )
+    assert lband.sensor == ["ALOS-2"] and not lband.bands
+
+
 def test_what_the_user_calls_irrelevant_is_not_asked_for() -> None:
     masks = _query(
         "Masks of the object a phrase describes in aerial images; captions or chat answers are irrelevant"
