@@ -42,10 +42,12 @@ _PARAMS_FLOOR = re.compile(
     r"no (?:fewer|less|smaller) than|min(?:imum)?(?: of)?|>=?)\s*"
     rf"{_SIZE_NUMBER}\+?[\s-]*{_PARAM_WORD}\b"
 )
-# 'no model over 100M parameters', 'anything much over ~30M parameters' (or a ruled-out 'anything over ~100M parameters is off the
-# table', restated as a negation by the reading): a floor ruled out is a limit.
+# 'no model over 100M parameters', 'anything much over ~30M parameters' (or a ruled-out 'anything
+# over ~100M parameters is off the table', restated as a negation by the reading): a floor ruled
+# out is a limit.
 _PARAMS_NEGATED_FLOOR = re.compile(
-    r"\b(?:no|nothing|not|anything)\b[^.;,]{0,40}?(?:over|above|more than|larger than|bigger than|exceeding)\s*"
+    r"\b(?:no|nothing|not|anything)\b[^.;,]{0,40}?"
+    r"(?:over|above|more than|larger than|bigger than|exceeding)\s*"
     rf"{_SIZE_NUMBER}\s*{_PARAM_WORD}"
 )
 _PARAMS_FLOOR_PLUS = re.compile(rf"\b(\d+(?:\.\d+)?)\s*(m|b)\+[\s-]*(?:{_PARAM_WORD}|models?)\b")
