@@ -110,25 +110,10 @@ def _phrase(phrase: str) -> re.Pattern[str]:
     return re.compile(r"(?<![\w'’-])" + body + r"(?![\w'’-])", re.IGNORECASE)
 
 
+# Verbs whose negation may be contracted ("isn't", "don't", "can't").
 _AUXILIARIES = frozenset(
-    {
-        "is",
-        "are",
-        "was",
-        "were",
-        "do",
-        "does",
-        "did",
-        "has",
-        "have",
-        "had",
-        "can",
-        "could",
-        "would",
-        "should",
-        "will",
-        "must",
-    }
+    {"is", "are", "was", "were", "do", "does", "did", "has", "have", "had"}
+    | {"can", "could", "would", "should", "will", "must"}
 )
 
 
