@@ -48,6 +48,12 @@ def size_confidence(record: ModelRecord) -> float:
     return min(field_confidence(record, "num_parameters"), field_confidence(record, "variants"))
 
 
+def _named_datasets_shown(record: ModelRecord, query: StructuredQuery) -> list[str]:
+    """The datasets the user named on which ``record`` reports a result, in the order named."""
+    have = {dataset_identity(b.dataset) for b in record.benchmarks}
+    return [d for d in query.datasets if dataset_identity(d) in have]
+
+
 def _dataset_list(names: Sequence[str], named: int) -> str:
     """'EuroSAT, BigEarthNet'; a long list (a suite) is counted: '9 of the 12 named datasets (A, B, ...)'."""
     if len(names) <= 4:
@@ -91,9 +97,9 @@ def application_fit(c: Candidate, query: StructuredQuery, unevidenced: bool = Fa
     if (cannot := _input_mismatch(r, query, shown_on_application)) is not None:
         return cannot
     if query.datasets:
-        have = {dataset_identity(b.dataset) for b in r.benchmarks}
-        if shown := sorted({d for d in query.datasets if dataset_identity(d) in have}):
+        if shown := sorted(set(_named_datasets_shown(r, query))):
             return Criterion(1.0, evidence=[f"evaluated on {_dataset_list(shown, len(query.datasets))}"])
+        have = {dataset_identity(b.dataset) for b in r.benchmarks}
         if variants := sorted(have & dataset_family(query.datasets)):
             # PASTIS-HD for PASTIS: the same images or labels, under another input set or protocol.
             named = " or ".join(query.datasets)
@@ -151,12 +157,6 @@ def modality_fit(c: Candidate, query: StructuredQuery) -> Criterion:
     return found
 
 
-def _evaluated_on_named(record: ModelRecord, query: StructuredQuery) -> str | None:
-    """The first dataset the user named on which ``record`` reports a result, or None."""
-    have = {dataset_identity(b.dataset) for b in record.benchmarks}
-    return next((d for d in query.datasets if dataset_identity(d) in have), None)
-
-
 def _modality_fit(c: Candidate, query: StructuredQuery) -> Criterion:
     r = c.record
     wanted = requested_modalities(query)
@@ -166,11 +166,11 @@ def _modality_fit(c: Candidate, query: StructuredQuery) -> Criterion:
         return _unstated_modality_fit(r, query)
     exact = wanted & have
     partial = {m for m in wanted - exact if have & COMPATIBLE_MODALITIES.get(m, frozenset())}
-    if partial and (shown := _evaluated_on_named(r, query)):
+    if partial and (shown := _named_datasets_shown(r, query)):
         # A result on the benchmark whose imagery the user has (NIR-red-green tiles 'like Potsdam')
         # shows the model takes that imagery.
         exact, partial = exact | partial, set()
-        evidence.append(f"takes the imagery of {shown}, on which it reports results")
+        evidence.append(f"takes the imagery of {shown[0]}, on which it reports results")
     either = wanted & EITHER_MODALITIES if query.either_modality else set()
     if either & exact:
         # 'Optical imagery': RGB or multispectral, either serving; a model for one meets the wish.

@@ -100,12 +100,11 @@ def all_inputs_violation(record: ModelRecord, query: StructuredQuery) -> str | N
     Sentinel-2', 'optical and radar fusion') and the record does not take one of them."""
     if not query.all_inputs:
         return None
-    wanted = requested_imagery(query) - {"Multi-temporal"}
+    wanted = requested_imagery(query)  # without Multi-temporal, which requested_modalities drops
     either = wanted & EITHER_MODALITIES if query.either_modality else set()
     groups = ([either] if either else []) + [{m} for m in sorted(wanted - either)]
     if len(groups) < 2:
         return None
-
     if missing := [g for g in groups if not takes_any(record, g)]:
         return f"does not take {' or '.join(sorted(missing[0]))} beside the other inputs"
     return None
