@@ -86,7 +86,7 @@ def interpret(
     conversational = read_chat(lowered, task, notes)
     regime = read_regime(lowered, sensors, task.task_type, notes)
     task.task_type = regime.task_type
-    compute = read_compute(lowered, written, regime.data, task.task_type, notes)
+    compute = read_compute(lowered, written, regime.data, (task.application, task.task_type), notes)
     priorities = read_priorities(lowered, compute.device_class, regime.transfer, notes)
     earliest, latest = read_release_years(lowered, notes)
     resolution, resolution_m = read_resolution(lowered, task.application, task.task_type, notes)

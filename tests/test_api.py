@@ -325,6 +325,8 @@ def test_a_task_named_in_the_text_limits_the_guessed_application() -> None:
         ("visual question answering on remote sensing images, must fit a single 24GB GPU", 9600.0),
         ("crop type mapping with Sentinel-2, I have a 16 GB GPU", 250.0),  # fine-tuning
         ("flood mapping on a GPU with 8 GB, zero-shot", 3200.0),
+        # vision-language models are tuned with adapters on their 16-bit weights
+        ("referring segmentation masks from phrases; we fine-tune on one 48 GB GPU", 19200.0),
         ("under 100M params on a 24GB GPU", 100.0),  # a stated limit wins
     ],
 )
@@ -348,6 +350,10 @@ def test_gpu_memory_sets_a_size_budget_and_says_how(text: str, limit: float) -> 
         ("we can fine-tune billion-parameter backbones for land cover", None, None),  # capacity
         ("fire segmentation on a drone; anything much over ~30M parameters will blow the budget", None, 30.0),
         ("pretrained on more than 1 billion images, for building detection", None, None),  # not a size
+        # an order of magnitude reads as its upper edge
+        ("crop type mapping; it has to stay in the tens of millions of parameters at most", None, 99.0),
+        ("retrieval on a laptop; anything above a few hundred million parameters will crawl", None, 500.0),
+        ("pretrained on hundreds of millions of images, for flood mapping", None, None),  # not a size
     ],
 )
 def test_a_size_floor_is_read_apart_from_a_limit(text: str, floor: float | None, limit: float | None) -> None:

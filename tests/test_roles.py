@@ -14,6 +14,7 @@ from agent.api import select_models
 from agent.query import StructuredQuery
 from agent.reading import read
 from agent.selection import Selection
+from rsfmd.loader import load_records
 
 
 def _select(text: str) -> Selection:
@@ -102,6 +103,16 @@ def test_labels_from_a_map_are_not_an_input() -> None:
     assert osm.application == "road extraction"
 
 
+def test_data_from_an_earlier_project_is_not_an_input() -> None:
+    text = (
+        "Road extraction from 40 cm WorldView-3 RGB; we have 6k labelled tiles from an earlier "
+        "OSM-correction project, so labels aren't the bottleneck"
+    )
+    query = _query(text)
+    assert "Vector map" not in query.modality and query.modality == ["RGB"]
+    assert query.application == "road extraction"
+
+
 # Text prompts name the classes of a zero-shot task; they are not the task.
 
 
@@ -118,6 +129,25 @@ def test_text_prompts_for_zero_shot_labels() -> None:
 
 
 # Questions about images.
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Instance segmentation of exactly the object a phrase describes ('the white van on the left') "
+        "in 20 cm aerial imagery, from a model that handles referring expressions",
+        "Semantic segmentation masks of what referring expressions describe in 20 cm aerial imagery",
+    ],
+)
+def test_masks_of_what_a_phrase_refers_to_stay_referring_segmentation(text: str) -> None:
+    selection = _select(text)
+    # Visual grounding is a task in its own right: masks asked for do not make it another application.
+    assert selection.query.application == "visual grounding"
+    assert selection.query.task_type in {"segmentation", "instance segmentation"}
+    # Models that only answer with boxes or text are not offered: masks are asked for.
+    records = {r.model_id: r for r in load_records()}
+    assert selection.models
+    assert all(any("segmentation" in t for t in records[m.model_id].all_task_types) for m in selection.models)
 
 
 def test_questions_about_an_image_are_vqa() -> None:

@@ -220,10 +220,21 @@ def exclusion_violation(record: ModelRecord, query: StructuredQuery) -> str | No
     return None
 
 
+def _gives(record: ModelRecord, task: str) -> bool:
+    """The model gives ``task``'s output; any segmentation gives masks."""
+    tasks = record.all_task_types
+    return task in tasks or (task.endswith("segmentation") and any(t.endswith("segmentation") for t in tasks))
+
+
 def task_violation(record: ModelRecord, query: StructuredQuery) -> str | None:
     """The user needs an output (captions, answers, boxes from text, images) the model does not produce,
     or prompts (points, boxes) it does not take."""
     task = query.task_type
+    apps = get_vocabulary("applications")
+    own = apps.column(query.application, "task_type") if query.application in apps.names else None
+    if own in OUTPUT_TASKS and task not in {None, own} and not _gives(record, task):
+        # Masks of what a phrase refers to: the model must give the output asked for as well.
+        return f"does not do {task}, which {query.application} asks for here"
     if task in OUTPUT_TASKS and task not in record.all_task_types:
         # A reported result on the user's application shows the model produces its output.
         if evaluated_on(record, query.application):

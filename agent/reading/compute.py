@@ -12,6 +12,7 @@ from agent.query import ComputeBudget
 from agent.reading.probes import Probed, required_literal
 from agent.reading.tables import cues, first_cue, table_rows
 from rsfmd.backbones import get_backbone_table, spelling_pattern
+from rsfmd.vocab import get_vocabulary
 
 # Data-centre and workstation GPUs named by model ('one A100', 'a T4').
 _GPU_MODELS = r"a100|h100|h200|v100|a6000|a40|l40s?|t4"
@@ -76,6 +77,11 @@ _COLAB_FREE = re.compile(
 _INFERENCE_TASKS = frozenset(
     {"captioning", "vqa", "visual grounding", "retrieval", "zero-shot classification"}
 )
+
+
+def _vision_language(application: str | None) -> bool:
+    table = get_vocabulary("applications")
+    return application in table.names and table.column(application, "domain") == "vision-language"
 
 
 _PARAMETER_UNITS = {"k": 0.001, "m": 1.0, "million": 1.0, "b": 1000.0, "billion": 1000.0}
@@ -202,9 +208,15 @@ def device_spans(text: str) -> list[tuple[int, int]]:
 
 
 def read_compute(
-    lowered: str, written: str, regime: str | None, task_type: str | None, notes: list[str]
+    lowered: str,
+    written: str,
+    regime: str | None,
+    task: tuple[str | None, str | None],
+    notes: list[str],
 ) -> ComputeBudget:
-    """The device class and parameter bounds the task allows, saying in ``notes`` what was inferred."""
+    """The device class and parameter bounds the task allows (``task``: its application and type),
+    saying in ``notes`` what was inferred."""
+    application, task_type = task
     device = first_cue(_devices(), lowered)
     limit = _parameter_limit(lowered)
     floor = _parameter_floor(lowered)
@@ -239,11 +251,16 @@ def read_compute(
             gigabytes = 16.0
             notes.append("Google Colab's free tier read as one T4 GPU with 16 GB")
         inference = regime == "zero-shot" or task_type in _INFERENCE_TASKS
-        limit = gigabytes * (400.0 if inference else 15.625)
+        # Vision-language models are adapted with low-rank adapters on frozen 16-bit weights.
+        adapters = not inference and _vision_language(application)
+        limit = gigabytes * (400.0 if inference or adapters else 15.625)
         device = device or "single-gpu"
         use = (
             "running it in 16-bit"
             if inference
+            else "fine-tuning it with low-rank adapters on its 16-bit weights, as vision-language "
+            "models are tuned"
+            if adapters
             else "fine-tuning it (16 bytes a parameter, three quarters of the memory left for activations)"
         )
         notes.append(

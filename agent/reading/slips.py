@@ -92,6 +92,25 @@ def _mend_words(written: str, pattern: re.Pattern[str], words: dict[str, str], n
 
 _NUMBER_VALUES = {"a": "1", "one": "1", "half a": "0.5", "two": "2", "three": "3", "five": "5", "ten": "10"}
 _NUMBER_WORDS = re.compile(r"\b(half a|a|one|two|three|five|ten)\s+(?=(?:billion|million)\b)", re.IGNORECASE)
+# 'in the tens of millions of parameters', 'a few hundred million params': a size given as an order
+# of magnitude is almost always a limit, so it reads as the order's upper edge.
+_ORDERS = re.compile(
+    r"\b(a few|several|tens of|dozens of|hundreds of|a few hundred|several hundred)\s+"
+    r"(million|billion)s?\b(?:\s+of\b)?\s*(?=param)",
+    re.IGNORECASE,
+)
+# 'A few' is up to five, 'several' up to nine.
+_ORDER_EDGE = {"a few": "5", "several": "9", "tens of": "99", "dozens of": "99", "hundreds of": "999"}
+
+
+def _order_value(match: re.Match[str]) -> str:
+    """'tens of millions of' -> '99 million'; 'a few hundred million' -> '500 million'."""
+    amount = match.group(1).lower()
+    if amount.endswith(" hundred"):
+        return f"{_ORDER_EDGE[amount.removesuffix(' hundred')]}00 {match.group(2).lower()}"
+    return f"{_ORDER_EDGE[amount]} {match.group(2).lower()}"
+
+
 _SENTINEL_SLIP = re.compile(r"\bsent(?!inel)[ei]n[ae]l[\s-]*([1-6])(?!\d)", re.IGNORECASE)
 
 
@@ -134,6 +153,9 @@ def mend(text: str, notes: list[str]) -> str:
     written = written.replace("≤", "<=").replace("≥", ">=")
     # 'under a billion parameters', 'half a million samples': number words as the numbers they are.
     written = _NUMBER_WORDS.sub(lambda m: _NUMBER_VALUES[m.group(1).lower()] + " ", written)
+    for order in _ORDERS.finditer(written):
+        notes.append(f"read '{order.group(0).strip().removesuffix(' of')}' as up to {_order_value(order)}")
+    written = _ORDERS.sub(lambda m: _order_value(m) + " ", written)
     written = _mend_words(written, *_shorthand("label_slip"), notes)
     # 'ship det', 'scene clf', 'building seg': the task words practitioners shorten.
     return _mend_words(written, *_shorthand("task_shorthand"), notes)

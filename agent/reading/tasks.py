@@ -37,10 +37,12 @@ def _sibling_application(
     application: str, task_type: str, found: tuple[str, int, int], text: str
 ) -> str | None:
     """The one application of ``application``'s domain for ``task_type``, when the text named the
-    domain without a task word ('land cover', not 'land cover mapping')."""
-    if _TASK_WORDS.search(text[found[1] : found[2]]):
-        return None
+    domain without a task word ('land cover', not 'land cover mapping'). An application that is a
+    task in its own right ('visual grounding', 'change detection') has no sibling: its masks or
+    boxes are its own output."""
     table = get_vocabulary("applications")
+    if _TASK_WORDS.search(text[found[1] : found[2]]) or table.column(application, "task_type") == application:
+        return None
     domain = table.column(application, "domain")
     siblings = [
         name
