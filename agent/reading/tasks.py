@@ -13,7 +13,7 @@ from agent.reading.imagery import add_usual_imagery
 from agent.reading.licences import licence_spans
 from agent.reading.slips import find_terms_fuzzy
 from agent.reading.tables import cue_pattern
-from agent.reading.terms import TermSpan, blank_spans, find_terms, is_closest_for
+from agent.reading.terms import TermSpan, blank_spans, find_terms, is_closest_for, with_other_task_noun
 from agent.wording import query_language, read_slips
 from rsfmd.vocab import get_vocabulary
 
@@ -148,11 +148,14 @@ def read_task_type(
         add_usual_imagery(application, task_type, lowered, modalities, exclusions, notes)
     # A task named inside the application's own name ('image classification' in 'hyperspectral
     # image classification', a per-pixel task) is the application's, not a task of its own.
+    # Named with another task noun ('ship segmentation'), the noun written is the task.
     app_spans = [(a, b) for app, a, b in apps if app == application]
+    swapped = [(a, b) for a, b in app_spans if with_other_task_noun(application or "", lowered[a:b])]
     explicit_tasks = [
         t
         for t, s, e in task_terms
-        if (e - s > 12 or not application) and not any(a <= s and e <= b for a, b in app_spans)
+        if any(a <= s and e <= b for a, b in swapped)
+        or ((e - s > 12 or not application) and not any(a <= s and e <= b for a, b in app_spans))
     ]
     if not explicit_tasks and _CLASSIFY_WHOLE.search(task_text) and "pixel" not in task_text:
         # 'classify Sentinel-2 patches into land cover classes': one label per patch.

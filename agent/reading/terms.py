@@ -18,7 +18,7 @@ from wordfreq import zipf_frequency
 from agent.reading.probes import Probed
 from agent.reading.tables import table_rows, word_list
 from rsfmd.datasets import get_dataset_table, get_suite_table
-from rsfmd.vocab import get_vocabulary, list_vocabularies, term_key
+from rsfmd.vocab import Vocabulary, get_vocabulary, list_vocabularies, term_key
 
 TermSpan = tuple[str, int, int]
 """A vocabulary term found in a text: (canonical, start, end)."""
@@ -78,7 +78,11 @@ def _verb_pattern(phrase: str) -> str | None:
     if not head or noun not in verbs:
         return None
     obj = _SEP.join(re.escape(p) for p in re.split(r"[\s\-_./]+", " ".join(head)) if p)
-    return rf"(?<![a-z0-9])(?:{verbs[noun]})\s+(?:the\s+|all\s+|any\s+)?{obj}(?:s|es)?(?![a-z0-9])"
+    # One describing word may come between ('map dominant tree species', 'detect small ships').
+    return (
+        rf"(?<![a-z0-9])(?:{verbs[noun]})\s+(?:the\s+|all\s+|any\s+)?(?:[a-z]+[\s-]+)?{obj}(?:s|es)?"
+        r"(?![a-z0-9])"
+    )
 
 
 class _Term(NamedTuple):
@@ -140,7 +144,41 @@ def _matcher(vocabulary: str) -> Terms:
                 # The object keeps its longest word unless that word was the noun ('mapping').
                 head = synonym.rsplit(" ", 1)[0]
                 out.append(_Term(verb, canonical, len(synonym), _probe(head), True))
+    if vocabulary == "applications":
+        out.extend(_other_task_nouns(vocab, unsafe))
     return _terms(out)
+
+
+def _other_task_nouns(vocab: Vocabulary, unsafe: frozenset[str]) -> list[_Term]:
+    """An application named with another task noun ('forest type mapping' for 'forest type
+    classification'): terms for such forms that name no application themselves and follow from
+    one application only, each a character shorter than its written length, so that a synonym
+    matching the same words comes first."""
+    nouns = set(_verb_forms())
+    written = {term_key(t) for name in vocab.names for t in vocab.terms(name)}
+    forms: dict[str, set[str]] = {}
+    for canonical in vocab.names:
+        for synonym in vocab.terms(canonical):
+            *head, noun = synonym.lower().split()
+            if not head or noun not in nouns or synonym.lower() in unsafe:
+                continue
+            for other in nouns - {noun}:
+                form = " ".join([*head, other])
+                if term_key(form) not in written:
+                    forms.setdefault(form, set()).add(canonical)
+    return [
+        _phrase_term(form, next(iter(names)), plural=True)._replace(length=len(form) - 1)
+        for form, names in forms.items()
+        if len(names) == 1
+    ]
+
+
+def with_other_task_noun(application: str, written: str) -> bool:
+    """Whether ``written`` names ``application`` with another task noun than its synonyms' (then
+    the noun written says the task: 'ship segmentation' wants masks)."""
+    words = written.lower().split()
+    synonyms = {term_key(t) for t in get_vocabulary("applications").terms(application)}
+    return bool(words) and words[-1] in _verb_forms() and term_key(written) not in synonyms
 
 
 WORD = re.compile(r"[a-z0-9]+")
