@@ -30,11 +30,11 @@ from agent.reading.preferences import (
     read_release_years,
 )
 from agent.reading.resolution import read_resolution
-from agent.reading.sensors import read_exclusions, read_sensors
+from agent.reading.sensors import read_exclusions, read_sensors, ruled_out_spans
 from agent.reading.similarity import Encode, guess_application
 from agent.reading.slips import mend
 from agent.reading.tasks import TaskReading, name_application, read_chat, read_task_type
-from agent.reading.terms import TermSpan, find_terms
+from agent.reading.terms import TermSpan, blank_spans, find_terms
 from rsfmd.pretext import pretext_methods
 
 
@@ -78,7 +78,13 @@ def interpret(
     lowered = written.lower()
     exclusions = read_exclusions(lowered)
     sensor_terms = find_terms(written, "sensors")
-    apps = find_terms(lowered, "applications")
+    # A data product named for what it measures ('a canopy height model') is data, not the task.
+    data = [(s, e) for _, s, e in find_terms(lowered, "modalities")]
+    apps = [
+        a
+        for a in find_terms(lowered, "applications")
+        if not any(s <= a[1] and a[2] <= e and e - s > a[2] - a[1] for s, e in data)
+    ]
     sensors = read_sensors(written, lowered, sensor_terms, apps, exclusions, notes)
     modalities, either = read_modalities(written, lowered, sensor_terms, sensors, apps, exclusions, notes)
     multi_temporal = "Multi-temporal" in modalities
@@ -89,7 +95,9 @@ def interpret(
     compute = read_compute(lowered, written, regime.data, (task.application, task.task_type), notes)
     priorities = read_priorities(lowered, compute.device_class, regime.transfer, notes)
     earliest, latest = read_release_years(lowered, notes)
-    resolution, resolution_m = read_resolution(lowered, task.application, task.task_type, notes)
+    # 'no VHR involved': a resolution ruled out is none asked for.
+    unruled = blank_spans(lowered, ruled_out_spans(lowered))
+    resolution, resolution_m = read_resolution(unruled, task.application, task.task_type, notes)
     licences, permissive = read_licences(lowered, notes)
     regions = read_regions(named.plain, named.dataset_ranges, exclusions.regions, notes)
     query = StructuredQuery(

@@ -1473,6 +1473,15 @@ def test_why_not_a_model_asks_about_it_and_the_first_one_names_the_first_model_s
         ("deforestation in the Congo Basin", "deforestation monitoring", None),
         ("urban mapping with Sentinel-2", "land cover mapping", "urban mapping"),
         ("segment flooded roads from drone frames after a hurricane", "flood mapping", None),
+        # named with another task noun, with a describing word, or bare
+        ("forest type mapping in Bavaria from Sentinel-2 patches", "forest mapping", None),
+        ("we want to map dominant tree species across Switzerland", "forest mapping", None),
+        (
+            "tag Sentinel-2 patches with one of the 17 local climate zone classes",
+            "local climate zone classification",
+            None,
+        ),
+        ("landslide susceptibility and detection across the Himalayas", "landslide mapping", None),
         (
             "map center-pivot irrigation in Nebraska with Landsat 8 and 9",
             "cropland mapping",
@@ -2979,3 +2988,19 @@ def test_a_label_count_after_an_answer_changes_the_task() -> None:
     question = ClarificationQuestion(field="data_regime", text="How much labelled data do you have?")
     assert interpret(answer_text(question, "about 300 polygons")).query.data_regime == "few-shot"
     assert typed_labels_answer("5 km") is None and typed_labels_answer("20 classes") is None
+
+
+def test_another_task_noun_says_the_task() -> None:
+    query = interpret("ship segmentation in Sentinel-1 scenes of the North Sea").query
+    assert (query.application, query.task_type) == ("ship detection", "segmentation")
+
+
+def test_a_data_product_named_for_what_it_measures_is_not_the_task() -> None:
+    text = "hyperspectral cubes plus the lidar canopy height model; eight cover types, one label per block"
+    query = interpret(text).query
+    assert query.application != "canopy height estimation" and "LiDAR" in query.modality
+
+
+def test_several_gpus_counted_are_a_multi_gpu_budget_unbounded_by_one_card() -> None:
+    compute = interpret("hyperspectral segmentation; we have a node with 4x A100 80 GB").query.compute
+    assert (compute.device_class, compute.max_parameters_m) == ("multi-gpu", None)

@@ -113,6 +113,39 @@ def test_data_from_an_earlier_project_is_not_an_input() -> None:
     assert query.application == "road extraction"
 
 
+def test_what_the_user_worked_on_until_now_is_a_reference() -> None:
+    text = (
+        "Airborne hyperspectral semantic segmentation with 138 classes on our new benchmark; until now "
+        "we mostly worked on the small classic scenes (Indian Pines, Pavia)"
+    )
+    assert "Indian Pines" not in _query(text).datasets
+
+
+def test_what_was_slow_or_keeps_failing_is_a_reference() -> None:
+    slow = _query(
+        "Crop type mapping from Sentinel-2 time series on a laptop. A ResNet-18 with Sentinel-2 RGB MoCo "
+        "weights, encoder frozen, still took minutes per epoch, so I need something light."
+    )
+    assert "RGB" not in slow.modality and not slow.architectures and not slow.pretext
+    failing = _query(
+        "Open-water mask for mangrove mapping: the Sentinel-2 MNDWI version keeps failing under cloud, "
+        "so I want to build it from Sentinel-1 GRD"
+    )
+    assert failing.sensor == ["Sentinel-1"]
+
+
+def test_a_resolution_ruled_out_is_none_asked_for() -> None:
+    query = _query("Crop type mapping in Slovakia with Sentinel-2. No VHR or SAR involved.")
+    assert query.spatial_resolution is None and query.exclusions.modalities == ["SAR"]
+
+
+def test_labels_as_a_verb_say_nothing_of_the_label_budget() -> None:
+    query = _query(
+        "A water mask from Sentinel-1 that never labels mangrove as water; we label a few hundred chips"
+    )
+    assert query.data_regime != "zero-shot"
+
+
 # Text prompts name the classes of a zero-shot task; they are not the task.
 
 

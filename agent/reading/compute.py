@@ -229,10 +229,12 @@ def read_compute(
         notes.append(bound[2])
         if floor is not None and limit is not None and floor >= limit:
             floor = None
-    # ('a laptop with 16 GB RAM': on a CPU or an edge device, compute binds before memory does)
+    # ('a laptop with 16 GB RAM': on a CPU or an edge device, compute binds before memory does;
+    # across several GPUs a model's weights and optimiser states are sharded, so one card's memory
+    # does not bound it)
     memory = (
         None
-        if device in {"cpu", "edge"}
+        if device in {"cpu", "edge", "multi-gpu"}
         else _GPU_MEMORY.search(lowered) or _GPU_MEMORY_AFTER.search(lowered)
     )
     colab = memory is None and _COLAB_FREE.search(lowered)

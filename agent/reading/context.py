@@ -174,6 +174,10 @@ def _forward(text: str, trigger: Trigger, end: int, table: ContextTable) -> tupl
         if carried is None:
             break
         stop = next((p for p in ends if p >= carried.end()), len(text))
+    # 'the small classic scenes (Indian Pines, Pavia)': a parenthesis opened where the scope ends
+    # says more of what is in it.
+    if stop < len(text) and text[stop] == "(" and stop not in own and (close := text.find(")", stop)) > 0:
+        stop = close + 1
     return stop, stop in own
 
 

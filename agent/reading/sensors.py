@@ -27,6 +27,16 @@ _LABELS = re.compile(r"\b(?:labels?|labell?ed|annotations?|ground truth)\b")
 _EXCLUSION_END = re.compile(r"\b(?:with|using|via|from|for|in|on|at|to|but|that|which|because|since)\b")
 
 
+def ruled_out_spans(text: str) -> list[tuple[int, int]]:
+    """Where ``text`` rules something out ('no VHR or SAR', 'without elevation'): the words after
+    the negation up to the end of what it covers."""
+    out = []
+    for match in _EXCLUDE.finditer(text):
+        fragment = _EXCLUSION_END.split(match.group(1), maxsplit=1)[0]
+        out.append((match.start(1), match.start(1) + len(fragment)))
+    return out
+
+
 def read_exclusions(text: str) -> Exclusions:
     """The modalities, sensors and regions the task rules out ("no SAR", "anywhere except Europe")."""
     modalities: list[str] = []

@@ -78,9 +78,11 @@ def _verb_pattern(phrase: str) -> str | None:
     if not head or noun not in verbs:
         return None
     obj = _SEP.join(re.escape(p) for p in re.split(r"[\s\-_./]+", " ".join(head)) if p)
-    # One describing word may come between ('map dominant tree species', 'detect small ships').
+    # One describing word may come between ('map dominant tree species', 'detect small ships'), but
+    # not a participle: 'flooded roads' and 'damaged buildings' name an event's application.
     return (
-        rf"(?<![a-z0-9])(?:{verbs[noun]})\s+(?:the\s+|all\s+|any\s+)?(?:[a-z]+[\s-]+)?{obj}(?:s|es)?"
+        rf"(?<![a-z0-9])(?:{verbs[noun]})\s+(?:the\s+|all\s+|any\s+)?(?:(?![a-z]+ed\b)[a-z]+[\s-]+)?"
+        rf"{obj}(?:s|es)?"
         r"(?![a-z0-9])"
     )
 
