@@ -3004,3 +3004,23 @@ def test_a_data_product_named_for_what_it_measures_is_not_the_task() -> None:
 def test_several_gpus_counted_are_a_multi_gpu_budget_unbounded_by_one_card() -> None:
     compute = interpret("hyperspectral segmentation; we have a node with 4x A100 80 GB").query.compute
     assert (compute.device_class, compute.max_parameters_m) == ("multi-gpu", None)
+
+
+def test_a_user_who_names_the_machine_needs_released_weights() -> None:
+    records = {r.model_id: r for r in load_records()}
+    # Anywhere: the one model with a cloud-removal result is shown though its weights are not released.
+    survey = select_models("cloud removal for sentinel-2 using SAR", clarify=False, settings=_settings())
+    assert "msgfm" in {m.model_id for m in survey.models}
+    # On the user's own GPU it cannot be run, and is not offered.
+    own = select_models(
+        "cloud removal for sentinel-2 using SAR on our 24 GB GPU", clarify=False, settings=_settings()
+    )
+    assert own.models and "msgfm" not in {m.model_id for m in own.models}
+    # With few models in budget, one slightly over it comes before one whose weights are not released.
+    onboard = select_models(
+        "hyperspectral cloud masking onboard a cubesat processor, at most 5M parameters",
+        clarify=False,
+        k=3,
+        settings=_settings(),
+    )
+    assert all(records[m.model_id].weights_released is not False for m in onboard.models)

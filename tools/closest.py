@@ -23,10 +23,11 @@ RELAXATION_ORDER: tuple[str, ...] = (
     "band_flexibility",
     "pretraining",
     "exclusions",
-    "weights",
     "encoder",
     "license",
     "compute",
+    # A model over the budget can still be run; one whose weights are not released cannot.
+    "weights",
     "task",
 )
 

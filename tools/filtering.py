@@ -275,8 +275,10 @@ def license_violation(record: ModelRecord, query: StructuredQuery) -> str | None
 
 
 def weights_violation(record: ModelRecord, query: StructuredQuery) -> str | None:
-    """The user needs downloadable weights and the sources say they are not released."""
-    if query.open_weights and record.weights_released is False:
+    """The user needs downloadable weights (asked for, or the model is to run on their own machine)
+    and the sources say they are not released."""
+    runs = query.open_weights or query.compute.device_class is not None
+    if runs and record.weights_released is False and record.category != Category.embedding_product:
         return "pretrained weights are not released"
     return None
 
