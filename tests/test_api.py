@@ -3024,3 +3024,8 @@ def test_a_user_who_names_the_machine_needs_released_weights() -> None:
         settings=_settings(),
     )
     assert all(records[m.model_id].weights_released is not False for m in onboard.models)
+
+
+def test_sensors_are_read_in_the_plural() -> None:
+    query = interpret("tree crown detection in 10 cm airborne RGB orthophotos; we also fly drones").query
+    assert {"Aerial", "UAV"} <= set(query.sensor)

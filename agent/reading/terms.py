@@ -140,8 +140,8 @@ def _matcher(vocabulary: str) -> Terms:
                 out.append(_Term(pattern, canonical, len(form), form.lower(), False))
             if synonym in unsafe or len(synonym) < 2:
                 continue
-            # Tasks are often written in the plural ('mapping calving fronts').
-            out.append(_phrase_term(synonym, canonical, plural=vocabulary == "applications"))
+            # Tasks and sensors are often written in the plural ('mapping calving fronts', 'orthophotos').
+            out.append(_phrase_term(synonym, canonical, plural=vocabulary in {"applications", "sensors"}))
             if vocabulary == "applications" and (verb := _verb_pattern(synonym)):
                 # The object keeps its longest word unless that word was the noun ('mapping').
                 head = synonym.rsplit(" ", 1)[0]
