@@ -24,6 +24,7 @@ from agent.reading.preferences import (
     asks_any_bands,
     asks_precomputed_embeddings,
     asks_series_model,
+    asks_specialist,
     backbones_asked,
     performance_floor,
     read_priorities,
@@ -136,6 +137,7 @@ def interpret(
         any_bands=asks_any_bands(lowered),
         all_inputs=asks_all_inputs(lowered),
         series_model=asks_series_model(lowered),
+        specialist=asks_specialist(lowered),
         min_release_year=earliest,
         max_release_year=latest,
     )

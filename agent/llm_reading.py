@@ -31,6 +31,7 @@ _FLAG_WORDS = {
     "any_bands": r"band|channel|wavelength|agnostic|custom|unusual|non[\s-]?standard",
     "all_inputs": r"\bboth\b|fus(?:e|ing|ion)|joint|together",
     "series_model": r"(?:temporal|series) (?:encoder|model|backbone)",
+    "specialist": r"specific|specialis|speciali[sz]|dedicated|[\s-]only\b|[\s-]pre-?trained",
 }
 # A backbone family is believed only when the task names one.
 _ARCHITECTURE_SAID = (
@@ -66,6 +67,7 @@ class LLMQuery(BaseModel):
     any_bands: bool | None = None
     all_inputs: bool | None = None
     series_model: bool | None = None
+    specialist: bool | None = None
     architectures: list[str] = Field(default_factory=list)
     min_release_year: int | None = None
     max_release_year: int | None = None
@@ -192,6 +194,7 @@ class ReadingChecks:
             "any_bands": bool(raw.any_bands),
             "all_inputs": bool(raw.all_inputs),
             "series_model": bool(raw.series_model),
+            "specialist": bool(raw.specialist),
             "architectures": [
                 family
                 for family in ARCHITECTURE_FAMILIES

@@ -182,6 +182,11 @@ class StructuredQuery(BaseModel):
         default=False,
         description="The model must take image time series ('a time-series encoder'), not single images.",
     )
+    specialist: bool = Field(
+        default=False,
+        description="A model pretrained on the user's kind of imagery alone ('a SAR-specific model') is "
+        "preferred to one that saw it among other kinds.",
+    )
     any_bands: bool = Field(
         default=False,
         description="The model must take arbitrary band sets (wavelength-aware), not one sensor's bands.",
@@ -326,6 +331,8 @@ class StructuredQuery(BaseModel):
             parts.append("every input in one model")
         if self.series_model:
             parts.append("a model for time series")
+        if self.specialist:
+            parts.append("a specialist for your kind of imagery")
         if self.any_bands:
             parts.append("any band set (wavelength-aware)")
         if self.backbones:

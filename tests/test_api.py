@@ -3029,3 +3029,41 @@ def test_a_user_who_names_the_machine_needs_released_weights() -> None:
 def test_sensors_are_read_in_the_plural() -> None:
     query = interpret("tree crown detection in 10 cm airborne RGB orthophotos; we also fly drones").query
     assert {"Aerial", "UAV"} <= set(query.sensor)
+
+
+def test_a_specialist_for_the_users_imagery_is_preferred_when_asked_for() -> None:
+    text = "oil spill segmentation on Sentinel-1 VV with 60 labelled slicks: which SAR-specific model?"
+    asked = select_models(text, clarify=False, k=10, settings=_settings())
+    assert asked.query.specialist and "a specialist for your kind of imagery" in asked.understood()
+    plain = select_models(
+        text.replace("SAR-specific model", "model"), clarify=False, k=10, settings=_settings()
+    )
+    assert not plain.query.specialist
+    # TerraMind saw Sentinel-1 beside optical and other data: it fits less when a specialist is asked for.
+    fit = {
+        name: next(m.criteria["imagery"] for m in sel.models if m.model_id == "terramind")
+        for name, sel in (("asked", asked), ("plain", plain))
+    }
+    assert fit == {"asked": 0.6, "plain": 0.9}
+
+
+def test_a_time_series_model_asked_for_models_the_series() -> None:
+    from rsfmd.schema import Alignment
+
+    records = {r.model_id: r for r in load_records()}
+    text = "urban change on Sentinel-1 and Sentinel-2 time series; a model that takes both as time series"
+    selection = select_models(text, clarify=False, k=5, settings=_settings())
+    assert selection.query.series_model and selection.models
+    # Pooling images or taking their dates as metadata is not modelling the series.
+    assert all(records[m.model_id].temporal_alignment != Alignment.partial for m in selection.models)
+
+
+def test_a_user_who_trains_on_their_own_labels_needs_released_weights() -> None:
+    records = {r.model_id: r for r in load_records()}
+    text = (
+        "New construction around Dhaka from Sentinel-1 and Sentinel-2 time series; a few dozen labelled "
+        "points per class; a model that natively takes both sensors as time series"
+    )
+    selection = select_models(text, clarify=False, k=5, settings=_settings())
+    assert selection.query.data_regime == "few-shot" and selection.models
+    assert all(records[m.model_id].weights_released is not False for m in selection.models)

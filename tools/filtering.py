@@ -115,6 +115,8 @@ def series_violation(record: ModelRecord, query: StructuredQuery) -> str | None:
     single images."""
     if query.series_model and not models_time(record):
         return "takes single images, not time series"
+    if query.series_model and record.temporal_alignment == Alignment.partial:
+        return "pools images or takes their dates as metadata: does not model the series"
     return None
 
 
@@ -275,9 +277,9 @@ def license_violation(record: ModelRecord, query: StructuredQuery) -> str | None
 
 
 def weights_violation(record: ModelRecord, query: StructuredQuery) -> str | None:
-    """The user needs downloadable weights (asked for, or the model is to run on their own machine)
-    and the sources say they are not released."""
-    runs = query.open_weights or query.compute.device_class is not None
+    """The user needs downloadable weights (asked for, or the model is to run on their machine or
+    learn from their labels or archive) and the sources say they are not released."""
+    runs = query.open_weights or query.compute.device_class is not None or query.data_regime is not None
     if runs and record.weights_released is False and record.category != Category.embedding_product:
         return "pretrained weights are not released"
     return None

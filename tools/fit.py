@@ -86,8 +86,10 @@ def _resolution_factor(record: ModelRecord, wanted_m: float, imagery: set[str]) 
 
 
 # A model pretrained on the user's sensor among other kinds of imagery (SAR beside optical, DEM and
-# land cover) against one pretrained on that kind of imagery alone.
+# land cover) against one pretrained on that kind of imagery alone; lower when the user asks for a
+# specialist ('a SAR-specific model').
 SHARED_PRETRAINING = 0.9
+SHARED_PRETRAINING_FOR_SPECIALIST = 0.6
 
 
 def _other_kinds(pretrained: set[str], imagery: set[str]) -> list[str]:
@@ -110,7 +112,10 @@ def _own_imagery(
     if checkpoint := dedicated_variant(record, query.sensor, compatible_modalities(imagery)):
         return 1.0, [said, f"checkpoint {checkpoint} for that imagery alone"]
     # Pretrained on the sensor among other kinds of imagery: its capacity is shared.
-    return SHARED_PRETRAINING, [f"{said}, beside {' and '.join(others)} data"]
+    shared = f"{said}, beside {' and '.join(others)} data"
+    if query.specialist:
+        return SHARED_PRETRAINING_FOR_SPECIALIST, [f"{shared}: no specialist"]
+    return SHARED_PRETRAINING, [shared]
 
 
 def imagery_fit(record: ModelRecord, query: StructuredQuery) -> tuple[float, list[str]] | None:

@@ -234,6 +234,11 @@ def asks_series_model(lowered: str) -> bool:
     return bool(cue_pattern("wish", "series_model").search(lowered))
 
 
+def asks_specialist(lowered: str) -> bool:
+    """Whether the task wants a model pretrained on its kind of imagery alone ('SAR-specific model')."""
+    return bool(cue_pattern("wish", "specialist").search(lowered))
+
+
 def asks_precomputed_embeddings(lowered: str) -> bool:
     """Whether the task wants embeddings already computed and published, to download."""
     return bool(cue_pattern("wish", "precomputed_embeddings").search(lowered))
