@@ -621,6 +621,18 @@ def test_asked_for_efficiency_under_a_loose_budget_smaller_still_counts() -> Non
     assert efficiency_fit(tiny, efficient).score > efficiency_fit(mid, efficient).score
 
 
+def test_on_several_gpus_size_costs_little_below_a_billion_parameters() -> None:
+    base = Candidate(record("base", num_parameters=86))
+    large = Candidate(record("large", num_parameters=300))
+    huge = Candidate(record("huge", num_parameters=3000))
+    cluster = StructuredQuery(task_type="segmentation", compute=ComputeBudget(device_class="multi-gpu"))
+    assert efficiency_fit(base, cluster).score == efficiency_fit(large, cluster).score == 1.0
+    assert efficiency_fit(huge, cluster).score < 1.0
+    # Without a device, a ViT-L already costs more than a ViT-B.
+    anywhere = StructuredQuery(task_type="segmentation")
+    assert efficiency_fit(large, anywhere).score < efficiency_fit(base, anywhere).score
+
+
 def test_a_record_without_pretraining_regions_is_read_through_its_pretraining_datasets() -> None:
     kwargs: dict[str, Any] = {"modalities": ["Multispectral"], "num_parameters": 86}
     corpus = record("corpus", pretraining_phases=[{"dataset": "SSL4EO-S12 + GeoNRW RGB"}], **kwargs)

@@ -318,8 +318,10 @@ def efficiency_fit(c: Candidate, query: StructuredQuery) -> Criterion:
         return Criterion(
             score, evidence=[f"largest variant {largest:g}M parameters (asked for {bound} {floor:g}M)"]
         )
-    # Without a budget: 1.0 up to 25M parameters, 0.65 at 250M, 0.3 at 2.5B.
-    absolute = max(0.05, min(1.0, 1.0 - 0.35 * math.log10(max(size, 1.0) / 25.0)))
+    # Without a budget: 1.0 up to 25M parameters, 0.65 at 250M, 0.3 at 2.5B; on several GPUs size
+    # costs little below a billion parameters.
+    anchor = 1000.0 if query.compute.device_class == "multi-gpu" else 25.0
+    absolute = max(0.05, min(1.0, 1.0 - 0.35 * math.log10(max(size, 1.0) / anchor)))
     if limit is not None:
         # 1.0 at a quarter of the budget, 0.7 at the budget, 0.5 at 2.5x, near 0 at 50x: models over
         # the budget stay distinguishable when a closest match has to exceed it.
