@@ -156,22 +156,22 @@ def _other_task_nouns(vocab: Vocabulary, unsafe: frozenset[str]) -> list[_Term]:
     classification'): terms for such forms that name no application themselves and follow from
     one application only, each a character shorter than its written length, so that a synonym
     matching the same words comes first."""
-    nouns = set(_verb_forms())
+    nouns = list(_verb_forms())  # in table order, so that terms keep one order whatever the hash seed
     written = {term_key(t) for name in vocab.names for t in vocab.terms(name)}
-    forms: dict[str, set[str]] = {}
+    forms: dict[str, list[str]] = {}
     for canonical in vocab.names:
         for synonym in vocab.terms(canonical):
             *head, noun = synonym.lower().split()
             if not head or noun not in nouns or synonym.lower() in unsafe:
                 continue
-            for other in nouns - {noun}:
+            for other in nouns:
                 form = " ".join([*head, other])
-                if term_key(form) not in written:
-                    forms.setdefault(form, set()).add(canonical)
+                if other != noun and term_key(form) not in written:
+                    forms.setdefault(form, []).append(canonical)
     return [
-        _phrase_term(form, next(iter(names)), plural=True)._replace(length=len(form) - 1)
+        _phrase_term(form, names[0], plural=True)._replace(length=len(form) - 1)
         for form, names in forms.items()
-        if len(names) == 1
+        if len(set(names)) == 1
     ]
 
 
