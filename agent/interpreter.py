@@ -9,6 +9,7 @@ these rules fill what it missed.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from agent.query import EITHER_MODALITIES, Exclusions, StructuredQuery
@@ -35,7 +36,7 @@ from agent.reading.sensors import read_exclusions, read_sensors, ruled_out_spans
 from agent.reading.similarity import Encode, guess_application
 from agent.reading.slips import mend
 from agent.reading.tasks import TaskReading, name_application, read_chat, read_task_type
-from agent.reading.terms import TermSpan, blank_spans, find_terms
+from agent.reading.terms import TermSpan, blank_spans, find_terms, overlaps
 from rsfmd.pretext import pretext_methods
 
 
@@ -46,6 +47,11 @@ class Interpretation:
     query: StructuredQuery
     notes: list[str] = field(default_factory=list)
     language: str | None = None  # set when the text reads as another language than English
+
+
+_LEARNER = re.compile(
+    r"\b(?:logistic|linear|ridge|lasso|polynomial|support[\s-]vector|random[\s-]forest)\s+regression\b"
+)
 
 
 def _read_task(
@@ -61,7 +67,9 @@ def _read_task(
     """The task's application and type, and the data it names."""
     task = name_application(text, lowered, apps, notes)
     named, task.application = read_datasets(text, task.application, notes)
-    task_terms = find_terms(task.task_text, "task_types")
+    # 'a logistic regression on SIFT features' names a learner, not a regression task.
+    learners = [m.span() for m in _LEARNER.finditer(task.task_text)]
+    task_terms = [t for t in find_terms(task.task_text, "task_types") if not overlaps(t[1], t[2], learners)]
     if task.application is None and encode is not None and not named.suites:
         task.application = guess_application(
             task.task_text, task.similar_text, task_terms, encode, similarity_threshold, notes

@@ -3067,3 +3067,21 @@ def test_a_user_who_trains_on_their_own_labels_needs_released_weights() -> None:
     selection = select_models(text, clarify=False, k=5, settings=_settings())
     assert selection.query.data_regime == "few-shot" and selection.models
     assert all(records[m.model_id].weights_released is not False for m in selection.models)
+
+
+def test_a_map_from_typed_class_names_is_open_vocabulary_segmentation() -> None:
+    query = interpret(
+        "A first-pass map of buildings, roads, trees and water from our drone orthomosaics, just by "
+        "typing the class names, because nobody here has time to paint training masks"
+    ).query
+    assert (query.application, query.data_regime) == ("open-vocabulary segmentation", "zero-shot")
+
+
+def test_a_learner_named_is_no_task_and_a_laptop_gtx_is_a_gpu() -> None:
+    ships = interpret(
+        "Ship chips from Sentinel-1; my plan is a logistic regression on SIFT features, on an old desktop "
+        "with a GTX 1050 Ti (4 GB), so nothing much beyond 100M parameters"
+    ).query
+    assert ships.task_type != "regression" and ships.compute.max_parameters_m == 100.0
+    laptop = interpret("crop type mapping on a laptop with a 4 GB GTX 1650").query.compute
+    assert laptop.device_class == "single-gpu"

@@ -121,6 +121,14 @@ def test_what_the_user_worked_on_until_now_is_a_reference() -> None:
     assert "Indian Pines" not in _query(text).datasets
 
 
+def test_a_first_attempt_is_a_reference() -> None:
+    query = _query(
+        "Land-cover segmentation for Sentinel-2 with 200,000 labelled tiles. My first attempt used DINOv3's "
+        "satellite ViT-L as a frozen encoder with a linear classifier. Which backbone should I fine-tune?"
+    )
+    assert not query.frozen_encoder and not query.architectures
+
+
 def test_what_was_slow_or_keeps_failing_is_a_reference() -> None:
     slow = _query(
         "Crop type mapping from Sentinel-2 time series on a laptop. A ResNet-18 with Sentinel-2 RGB MoCo "

@@ -48,7 +48,7 @@ _PARAMS_FLOOR = re.compile(
 # out is a limit.
 _PARAMS_NEGATED_FLOOR = re.compile(
     r"\b(?:no|nothing|not|anything)\b[^.;,]{0,40}?"
-    r"(?:over|above|more than|larger than|bigger than|exceeding)\s*"
+    r"(?:over|above|beyond|more than|larger than|bigger than|exceeding)\s*"
     rf"{_SIZE_NUMBER}\s*{_PARAM_WORD}"
 )
 _PARAMS_FLOOR_PLUS = re.compile(rf"\b(\d+(?:\.\d+)?)\s*(m|b)\+[\s-]*(?:{_PARAM_WORD}|models?)\b")
@@ -67,7 +67,7 @@ _GPU_MEMORY = re.compile(
 )
 _GPU_MEMORY_AFTER = re.compile(
     # 'a GPU with 24 GB', 'an A100 80GB', 'RTX 4090 (24 GB)'
-    rf"(?:gpu|vram|\b(?:{_GPU_MODELS})|rtx\s?\w+)\s+(?:with\s+)?\(?(\d+(?:\.\d+)?)\s*gb\b"
+    rf"(?:gpu|vram|\b(?:{_GPU_MODELS})|[rg]tx\s?\w+(?:\s+ti)?)\s+(?:with\s+)?\(?(\d+(?:\.\d+)?)\s*gb\b"
 )
 _GPU_CARD = re.compile(rf"\b({_GPU_MODELS}|rtx[\s-]?(?:4090|3090|4080|3080|4060))\b(?!\s*(?:s\b|gpus))")
 # Google Colab's free tier: one T4 with 16 GB.

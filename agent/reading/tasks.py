@@ -91,6 +91,17 @@ def _called_first(apps: list[TermSpan], task_text: str) -> list[TermSpan]:
         ]
         if called:
             apps = [called[0], *(a for a in apps if a is not called[0])]
+    if len(apps) > 1 and table.column(apps[0][0], "domain") != "vision-language":
+        # 'a map of buildings, roads and water from a list of class names': a vision-language
+        # application of the same task type says how the task is done, from text.
+        kind = table.column(apps[0][0], "task_type")
+        how = [
+            a
+            for a in apps[1:]
+            if table.column(a[0], "domain") == "vision-language" and table.column(a[0], "task_type") == kind
+        ]
+        if how:
+            apps = [how[0], *(a for a in apps if a is not how[0])]
     if len(apps) > 1 and _OWN_DATA.search(task_text[max(0, apps[0][1] - 40) : apps[0][1]]):
         # 'I tried SatMAE on our field parcels; what could work for crop type mapping?': an
         # application said of the user's data gives way to one said as the task.
