@@ -3085,3 +3085,12 @@ def test_a_learner_named_is_no_task_and_a_laptop_gtx_is_a_gpu() -> None:
     assert ships.task_type != "regression" and ships.compute.max_parameters_m == 100.0
     laptop = interpret("crop type mapping on a laptop with a 4 GB GTX 1650").query.compute
     assert laptop.device_class == "single-gpu"
+
+
+def test_commercial_as_a_land_use_class_asks_for_no_licence() -> None:
+    classes = interpret(
+        "urban activity types from Sentinel-2: industrial parks, commercial centres, residential"
+    )
+    assert not classes.query.commercial_use
+    assert not interpret("flood mapping; there is no budget for commercial APIs").query.commercial_use
+    assert interpret("crop mapping for a commercial analytics product").query.commercial_use
