@@ -259,3 +259,12 @@ def test_dataset_variants_name_a_dataset_of_the_table_and_share_its_application(
     assert dataset_family(["PASTIS"]) >= {"PASTIS", "PASTIS-HD", "PASTIS-HD classif", "PASTIS-R"}
     assert dataset_family(["m-eurosat"]) >= {"EuroSAT", "m-eurosat"}
     assert dataset_family(["Sen1Floods11"]) == {"Sen1Floods11"}
+
+
+def test_every_sensor_family_member_is_a_sensor_of_the_vocabulary() -> None:
+    from tools.filtering import _sensor_families
+
+    names = set(get_vocabulary("sensors").names)
+    families = _sensor_families()
+    assert families and all(len(f) > 1 for f in families)
+    assert not [m for family in families for m in family if m not in names]

@@ -4,7 +4,10 @@ None. The LLM never decides these; ``tools/closest.py`` applies them to candidat
 
 from __future__ import annotations
 
+import csv
 from collections.abc import Callable, Collection
+from functools import cache
+from importlib import resources
 
 from agent.query import EITHER_MODALITIES, StructuredQuery
 from rsfmd.backbones import names_backbone
@@ -24,22 +27,6 @@ COMPATIBLE_MODALITIES: dict[str, frozenset[str]] = {
     "LiDAR": frozenset({"LiDAR", "DEM"}),
     "DEM": frozenset({"DEM", "LiDAR"}),
 }
-# Sensors whose data a model documented for the other can take with little or no adaptation.
-SENSOR_FAMILIES: tuple[frozenset[str], ...] = (
-    frozenset({"Landsat-4/5", "Landsat-7", "Landsat-8", "Landsat-9", "Landsat", "HLS"}),
-    frozenset({"Sentinel-2", "HLS"}),
-    frozenset(
-        {"WorldView-2", "WorldView-3", "WorldView", "QuickBird", "GeoEye-1", "Pleiades", "Google Earth"}
-    ),
-    frozenset({"Gaofen-1", "Gaofen-2", "Gaofen-6"}),
-    # X-band SAR at metre and finer resolution, single or dual polarisation.
-    frozenset({"TerraSAR-X", "COSMO-SkyMed", "ICEYE", "Capella", "Umbra"}),
-    # Google Earth's very high resolution imagery mixes satellite and aerial photographs.
-    frozenset({"Aerial", "NAIP", "UAV", "Google Earth"}),
-    frozenset({"AVIRIS", "Airborne hyperspectral"}),
-    # Spaceborne imaging spectrometers covering 400-2500 nm at 30-60 m (DESIS stops at 1000 nm).
-    frozenset({"Hyperion", "Gaofen-5", "EnMAP", "PRISMA", "EMIT"}),
-)
 # Tasks whose output only a model built for them can produce (a CLIP encoder writes no captions).
 OUTPUT_TASKS = frozenset({"captioning", "vqa", "visual grounding", "generation"})
 # Device-implied budgets are soft by this factor; a stated parameter limit is exact.
@@ -120,10 +107,18 @@ def series_violation(record: ModelRecord, query: StructuredQuery) -> str | None:
     return None
 
 
+@cache
+def _sensor_families() -> tuple[frozenset[str], ...]:
+    """Sensors whose data a model documented for one can take with little or no adaptation
+    (``rsfmd/sensor_families.csv``)."""
+    text = resources.files("rsfmd").joinpath("sensor_families.csv").read_text(encoding="utf-8")
+    return tuple(frozenset(row["members"].split("|")) for row in csv.DictReader(text.splitlines()))
+
+
 def sensor_family(sensor: str) -> set[str]:
     """A sensor and the sensors whose data it can stand in for."""
     out = {sensor}
-    for family in SENSOR_FAMILIES:
+    for family in _sensor_families():
         if sensor in family:
             out |= family
     return out
