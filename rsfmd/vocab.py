@@ -205,13 +205,21 @@ def metric_info(metric: str) -> MetricInfo:
 
 def typical_modalities(application: str | None) -> list[str]:
     """The usual input modalities of a known application (empty when unknown)."""
+    return [m for m in (_application_column(application, "typical_modalities") or "").split("|") if m]
+
+
+def application_task_type(application: str | None) -> str | None:
+    """The task type of a known application, or None when there is none or it is not in the table."""
+    return _application_column(application, "task_type")
+
+
+def application_domain(application: str | None) -> str | None:
+    """The domain of a known application ('vision-language'), or None when there is none or it is
+    not in the table."""
+    return _application_column(application, "domain")
+
+
+def _application_column(application: str | None, column: str) -> str | None:
     vocab = get_vocabulary("applications")
     canonical = vocab.get(application) if application else None
-    return [m for m in vocab.column(canonical, "typical_modalities").split("|") if m] if canonical else []
-
-
-def application_task_type(application: str) -> str | None:
-    """The task type of a known application, or None when the application is not in the table."""
-    vocab = get_vocabulary("applications")
-    canonical = vocab.get(application)
-    return vocab.column(canonical, "task_type") if canonical else None
+    return vocab.column(canonical, column) if canonical else None

@@ -15,7 +15,7 @@ from rsfmd.datasets import dataset_identities, dataset_identity, evaluated_on, p
 from rsfmd.licenses import allows_commercial_use, within_licenses
 from rsfmd.pretext import pretext_described, uses_pretext
 from rsfmd.schema import Alignment, Category, ModelRecord
-from rsfmd.vocab import get_vocabulary
+from rsfmd.vocab import application_domain, application_task_type, get_vocabulary
 from tools.variants import size_for_data
 
 # Which record modalities can serve a requested modality (beyond an exact match).
@@ -100,11 +100,11 @@ def all_inputs_violation(record: ModelRecord, query: StructuredQuery) -> str | N
 def series_violation(record: ModelRecord, query: StructuredQuery) -> str | None:
     """The user wants a model for image time series ('a time-series encoder') and the record takes
     single images."""
-    if query.series_model and not models_time(record):
-        return "takes single images, not time series"
-    if query.series_model and record.temporal_alignment == Alignment.partial:
+    if not query.series_model:
+        return None
+    if record.temporal_alignment == Alignment.partial:
         return "pools images or takes their dates as metadata: does not model the series"
-    return None
+    return None if models_time(record) else "takes single images, not time series"
 
 
 @cache
@@ -227,8 +227,7 @@ def task_violation(record: ModelRecord, query: StructuredQuery) -> str | None:
     """The user needs an output (captions, answers, boxes from text, images) the model does not produce,
     or prompts (points, boxes) it does not take."""
     task = query.task_type
-    apps = get_vocabulary("applications")
-    own = apps.column(query.application, "task_type") if query.application in apps.names else None
+    own = application_task_type(query.application)
     if own in OUTPUT_TASKS and task not in {None, own} and not _gives(record, task):
         # Masks of what a phrase refers to: the model must give the output asked for as well.
         return f"does not do {task}, which {query.application} asks for here"
@@ -257,7 +256,7 @@ def reads_no_text_for(record: ModelRecord, query: StructuredQuery) -> bool:
         return True  # text is among the user's inputs or prompts: a result on the task is no help
     return bool(
         query.application
-        and get_vocabulary("applications").column(query.application, "domain") == "vision-language"
+        and application_domain(query.application) == "vision-language"
         and not evaluated_on(record, query.application)
     )
 

@@ -12,7 +12,7 @@ from agent.query import ComputeBudget
 from agent.reading.probes import Probed, required_literal
 from agent.reading.tables import cues, first_cue, table_rows
 from rsfmd.backbones import get_backbone_table, spelling_pattern
-from rsfmd.vocab import get_vocabulary
+from rsfmd.vocab import application_domain
 
 # Data-centre and workstation GPUs named by model ('one A100', 'a T4').
 _GPU_MODELS = r"a100|h100|h200|v100|a6000|a40|l40s?|t4"
@@ -77,11 +77,6 @@ _COLAB_FREE = re.compile(
 _INFERENCE_TASKS = frozenset(
     {"captioning", "vqa", "visual grounding", "retrieval", "zero-shot classification"}
 )
-
-
-def _vision_language(application: str | None) -> bool:
-    table = get_vocabulary("applications")
-    return application in table.names and table.column(application, "domain") == "vision-language"
 
 
 _PARAMETER_UNITS = {"k": 0.001, "m": 1.0, "million": 1.0, "b": 1000.0, "billion": 1000.0}
@@ -254,7 +249,7 @@ def read_compute(
             notes.append("Google Colab's free tier read as one T4 GPU with 16 GB")
         inference = regime == "zero-shot" or task_type in _INFERENCE_TASKS
         # Vision-language models are adapted with low-rank adapters on frozen 16-bit weights.
-        adapters = not inference and _vision_language(application)
+        adapters = not inference and application_domain(application) == "vision-language"
         limit = gigabytes * (400.0 if inference or adapters else 15.625)
         device = device or "single-gpu"
         use = (
