@@ -50,6 +50,17 @@ def test_labels_from_another_sensor_or_map_are_not_inputs() -> None:
     )
 
 
+def test_data_kept_to_check_results_is_not_an_input() -> None:
+    query = _query(
+        "I'd like canopy heights from the 2023 NAIP imagery (60 cm, RGB + NIR) without training anything; "
+        "the old LiDAR is only for sanity checks on stands that haven't changed."
+    )
+    assert query.sensor == ["NAIP"] and "LiDAR" not in query.modality
+    assert read("we validate against the national LiDAR survey").set_aside["check"]
+    # The role is the data's, not the sentence's: the imagery before it is still the input.
+    assert "Sentinel-2" in _query("Canopy height from Sentinel-2, checked against GEDI footprints").sensor
+
+
 def test_quoted_text_prompts_are_examples_not_the_task() -> None:
     search = _query(
         "Analysts want to find tiles matching free-text descriptions such as 'flooded parking lot', with no "
@@ -113,6 +124,7 @@ def test_the_table_is_data_with_known_roles() -> None:
         "background",
         "reference",
         "labels_source",
+        "check",
         "hypothetical",
         "excluded",
     }

@@ -26,13 +26,14 @@ from typing import Literal, cast
 
 from agent.reading.probes import Probed, required_literal
 
-Role = Literal["background", "reference", "labels_source", "hypothetical", "excluded", "quoted"]
+Role = Literal["background", "reference", "labels_source", "check", "hypothetical", "excluded", "quoted"]
 Direction = Literal["forward", "backward"]
 
 ROLE_WORDS: dict[str, str] = {
     "background": "said of other models or of the world, not your data",
     "reference": "a model or data you tried, not a requirement",
     "labels_source": "the source of the labels, not an input",
+    "check": "data to check results against, not an input",
     "hypothetical": "a hypothetical option",
     "excluded": "ruled out",
     "quoted": "an example of your input text, not the task",
