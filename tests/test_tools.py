@@ -862,6 +862,20 @@ def test_a_result_on_a_variant_of_the_named_dataset_counts_as_a_result_on_it() -
     assert [i.relevance for i in index.relevant(variant, query)] == ["task"]
 
 
+def test_a_pixel_time_series_classifier_makes_a_map_from_a_series() -> None:
+    from tools.criteria import application_fit
+
+    pixels = record(
+        "pixels", task_types=["time-series classification"], modalities=["Multispectral", "Multi-temporal"]
+    )
+    series = StructuredQuery(application="land cover mapping", task_type="segmentation", multi_temporal=True)
+    single = StructuredQuery(application="land cover mapping", task_type="segmentation")
+    fit = application_fit(Candidate(pixels), series)
+    assert (fit.score, fit.evidence) == (0.75, ["maps by classifying each pixel's time series"])
+    # From single images a map needs a dense decoder such an encoder lacks: only related.
+    assert application_fit(Candidate(pixels), single).score < 0.75
+
+
 def test_the_input_few_models_take_ranks_its_takers_first() -> None:
     from tools.ranking import distinctive_modalities
 

@@ -128,6 +128,9 @@ def application_fit(c: Candidate, query: StructuredQuery, unevidenced: bool = Fa
         return Criterion(0.3, evidence=[f"{query.task_type} of image pairs only ({', '.join(pairs)})"])
     if query.task_type and query.task_type in tasks:
         return Criterion(0.75, evidence=[f"handles {query.task_type}"])
+    if query.task_type == "segmentation" and query.multi_temporal and "time-series classification" in tasks:
+        # A map from image time series is each pixel's series classified: what such an encoder does.
+        return Criterion(0.75, evidence=["maps by classifying each pixel's time series"])
     if query.task_type and tasks & RELATED_TASKS.get(query.task_type, frozenset()):
         return Criterion(0.55, evidence=[f"handles related tasks ({', '.join(sorted(tasks)[:3])})"])
     if not tasks:
