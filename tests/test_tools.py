@@ -896,6 +896,23 @@ def test_the_input_few_models_take_ranks_its_takers_first() -> None:
     assert ranked[1].score > ranked[0].score  # the tier, not the score, puts it first
 
 
+def test_hyperspectral_imagery_alone_prefers_a_model_built_for_it_alone() -> None:
+    fields: dict[str, Any] = {"task_types": ["classification"], "weights_available": True}
+    specialist = record("specialist", modalities=["Hyperspectral"], **fields)
+    generalist = record("generalist", modalities=["Hyperspectral", "Multispectral", "SAR"], **fields)
+    index = EvidenceIndex([specialist, generalist])
+    alone = StructuredQuery(task_type="classification", modality=["Hyperspectral"])
+    ranked = score_candidates([Candidate(generalist), Candidate(specialist)], alone, index)
+    assert [c.record.model_id for c in ranked] == ["specialist", "generalist"]
+    assert ranked[0].criteria["focus"].evidence == ["built for hyperspectral imagery alone"]
+    # Beside other imagery, or for imagery of a common kind, no criterion weighs it.
+    beside = StructuredQuery(task_type="classification", modality=["Hyperspectral", "SAR"])
+    common = StructuredQuery(task_type="classification", modality=["SAR"])
+    for query in (beside, common):
+        scored = score_candidates([Candidate(generalist), Candidate(specialist)], query, index)
+        assert all("focus" not in c.criteria for c in scored)
+
+
 def test_a_question_about_image_pairs_ranks_models_taking_pairs_first() -> None:
     from tools.ranking import distinctive_modalities
 

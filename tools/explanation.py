@@ -30,6 +30,7 @@ _CRITERION_LABEL = {
     "data_regime": "label budget fit",
     "frozen_encoder": "frozen-encoder fit",
     "imagery": "fit to your imagery",
+    "focus": "built for your kind of imagery",
     "availability": "availability",
 }
 

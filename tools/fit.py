@@ -16,7 +16,7 @@ from functools import cache
 from agent.query import StructuredQuery
 from rsfmd.schema import Alignment, Category, ModelRecord
 from rsfmd.vocab import get_vocabulary, sensor_modality
-from tools.filtering import compatible_modalities, requested_imagery, sensor_family
+from tools.filtering import compatible_modalities, requested_imagery, requested_modalities, sensor_family
 from tools.variants import dedicated_variant
 
 # A model is far from the user's imagery when everything it saw is this many times coarser (or
@@ -156,6 +156,28 @@ def imagery_fit(record: ModelRecord, query: StructuredQuery) -> tuple[float, lis
         if why:
             evidence.append(why)
     return score, evidence
+
+
+# Kinds of imagery whose structure models built for several kinds capture poorly (hundreds of
+# contiguous narrow bands): when the user's imagery is of such a kind alone, a model built for it
+# alone is preferred.
+SPECIALIST_KINDS = frozenset({"Hyperspectral"})
+_NOT_A_KIND = frozenset({"Text", "Location", "Multi-temporal"})
+
+
+def focus_kind(query: StructuredQuery) -> str | None:
+    """The user's one kind of imagery, when it is one that specialists serve best."""
+    kinds = requested_modalities(query) - _NOT_A_KIND
+    return next(iter(kinds)) if len(kinds) == 1 and kinds <= SPECIALIST_KINDS else None
+
+
+def focus_fit(record: ModelRecord, kind: str) -> tuple[float, list[str]]:
+    """1.0 for a model whose inputs are that kind of imagery alone, else 0."""
+    inputs = set(record.modalities) - _NOT_A_KIND
+    if inputs and inputs <= {kind}:
+        return 1.0, [f"built for {kind.lower()} imagery alone"]
+    built_for = " and ".join(sorted(inputs)).lower() or "other"
+    return 0.0, [f"built for {built_for} data, not for {kind.lower()} alone"]
 
 
 def availability_fit(record: ModelRecord) -> tuple[float, list[str], bool]:

@@ -30,7 +30,7 @@ from tools.criteria import (
 )
 from tools.evidence import EvidenceIndex
 from tools.filtering import OUTPUT_TASKS, requested_imagery, requested_modalities, takes_any
-from tools.fit import availability_fit, imagery_fit
+from tools.fit import availability_fit, focus_fit, focus_kind, imagery_fit
 from tools.region_fit import generalizability_fit
 from tools.result_credit import frozen_fit, performance_fit, regime_fit
 
@@ -75,6 +75,8 @@ def query_weights(query: StructuredQuery) -> dict[str, float]:
     # resolution, and whether the weights can be had at all.
     if query.sensor or query.spatial_resolution_m is not None:
         w["imagery"] = 0.15
+    if focus_kind(query):
+        w["focus"] = 0.05
     # A user who names the machine it will run on runs it themselves: weights they cannot
     # download weigh more than in a survey of what exists.
     w["availability"] = 0.20 if query.compute.device_class else 0.12
@@ -156,6 +158,9 @@ def score_candidates(
             crit["frozen_encoder"] = frozen_fit(c)
         if "imagery" in weights and (imagery := imagery_fit(c.record, query)) is not None:
             crit["imagery"] = Criterion(imagery[0], evidence=imagery[1])
+        if kind := focus_kind(query):
+            focus, why = focus_fit(c.record, kind)
+            crit["focus"] = Criterion(focus, evidence=why)
         available, why, known = availability_fit(c.record)
         crit["availability"] = Criterion(available, evidence=why, known=known)
         for name, criterion in crit.items():
