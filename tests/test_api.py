@@ -1814,6 +1814,8 @@ def test_label_wordings(text: str, regime: str) -> None:
         ("a wavelength-aware model for crop mapping", True),
         ("sensor-agnostic model for land cover with PlanetScope and Landsat", True),
         ("I have a custom multispectral sensor with 7 bands, need crop mapping", True),
+        ("a pretrained model that natively takes an arbitrary set of bands", True),
+        ("eight WorldView-3 bands, ideally described by their wavelengths", True),
         ("crop mapping with all 13 Sentinel-2 bands", False),
         ("flood mapping with Sentinel-1", False),
     ],

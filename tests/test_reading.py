@@ -61,6 +61,23 @@ def test_data_kept_to_check_results_is_not_an_input() -> None:
     assert "Sentinel-2" in _query("Canopy height from Sentinel-2, checked against GEDI footprints").sensor
 
 
+def test_a_model_or_product_looked_at_is_background_not_excluded() -> None:
+    query = _query(
+        "Forest clearing from Sentinel-1/2 time series. We already looked at Google's precomputed "
+        "satellite embedding layer, but we need to run the encoder on our own acquisitions."
+    )
+    assert not query.precomputed_embeddings
+    looked = _query("I looked at Scale-MAE because it is scale-aware; we pretrain on aerial RGB tiles")
+    assert "scale-mae" not in looked.exclusions.models  # considered, not ruled out
+
+
+def test_a_band_named_coastal_is_no_coast() -> None:
+    bands = "WorldView-3 with all eight bands (coastal, blue, green, yellow, red, red edge, NIR1, NIR2)"
+    assert "Coastal zones" not in _query(bands).region
+    assert "Coastal zones" not in _query("Landsat 8 without the coastal aerosol band").region
+    assert "Coastal zones" in _query("coastal erosion, red cliffs and dunes from Sentinel-2").region
+
+
 def test_quoted_text_prompts_are_examples_not_the_task() -> None:
     search = _query(
         "Analysts want to find tiles matching free-text descriptions such as 'flooded parking lot', with no "

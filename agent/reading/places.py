@@ -58,6 +58,18 @@ def _languages_named(plain: str, notes: list[str]) -> None:
         )
 
 
+# Band names around a word: 'coastal, blue, green' or 'the coastal band' name bands, not coasts.
+_BAND_AFTER = re.compile(
+    r"\s*(?:(?:aerosol|blue)\b|bands?\b|,\s*(?:blue|green|red|yellow|nir\d?|red\s+edge)\b)", re.IGNORECASE
+)
+_BAND_BEFORE = re.compile(r"\b(?:blue|green|red|yellow|nir\d?|edge)\s*(?:,|and)\s*$", re.IGNORECASE)
+
+
+def _names_a_band(text: str, start: int, end: int) -> bool:
+    """'coastal' in a list of band names is the coastal (aerosol) band."""
+    return bool(_BAND_AFTER.match(text, end) or _BAND_BEFORE.search(text[:start]))
+
+
 def read_regions(
     plain: str, dataset_ranges: Sequence[tuple[int, int]], excluded: Sequence[str], notes: list[str]
 ) -> list[str]:
@@ -70,6 +82,7 @@ def read_regions(
             # 'Indian Pines' and 'California Housing' are datasets, not places of the user's data.
             if not overlaps(start, end, dataset_ranges)
             and not _names_a_language(plain, start, end)
+            and not _names_a_band(plain, start, end)
             # 'the Global South' is no global scope.
             and not (r == "Global" and re.match(r"\s+(?:south|north)\b", plain[end:], re.IGNORECASE))
         )
