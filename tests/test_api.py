@@ -1475,6 +1475,7 @@ def test_why_not_a_model_asks_about_it_and_the_first_one_names_the_first_model_s
         ("segment flooded roads from drone frames after a hurricane", "flood mapping", None),
         # named with another task noun, with a describing word, or bare
         ("forest type mapping in Bavaria from Sentinel-2 patches", "forest mapping", None),
+        ("I'm building a dark-vessel detector on Sentinel-1 scenes", "ship detection", None),
         ("we want to map dominant tree species across Switzerland", "forest mapping", None),
         (
             "tag Sentinel-2 patches with one of the 17 local climate zone classes",
@@ -3041,6 +3042,9 @@ def test_a_specialist_for_the_users_imagery_is_preferred_when_asked_for() -> Non
         text.replace("SAR-specific model", "model"), clarify=False, k=10, settings=_settings()
     )
     assert not plain.query.specialist
+    lots = "glacier fronts in SAR, few labels: I hope a backbone pretrained on lots of SAR copes better"
+    assert interpret(lots).query.specialist
+    assert not interpret(lots.replace("lots of SAR", "lots of SAR and optical imagery")).query.specialist
     # TerraMind saw Sentinel-1 beside optical and other data: it fits less when a specialist is asked for.
     fit = {
         name: next(m.criteria["imagery"] for m in sel.models if m.model_id == "terramind")

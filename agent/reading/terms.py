@@ -151,12 +151,20 @@ def _matcher(vocabulary: str) -> Terms:
     return _terms(out)
 
 
+@cache
+def _agent_nouns() -> dict[str, list[str]]:
+    """The nouns of what does a task ('detector' for detection): 'a vessel detector' names
+    vessel detection."""
+    return {r["noun"]: [a for a in r["agents"].split("|") if a] for r in table_rows("verb_forms.csv")}
+
+
 def _other_task_nouns(vocab: Vocabulary, unsafe: frozenset[str]) -> list[_Term]:
     """An application named with another task noun ('forest type mapping' for 'forest type
-    classification'): terms for such forms that name no application themselves and follow from
-    one application only, each a character shorter than its written length, so that a synonym
-    matching the same words comes first."""
+    classification') or by what does it ('vessel detector'): terms for such forms that name no
+    application themselves and follow from one application only, each a character shorter than
+    its written length, so that a synonym matching the same words comes first."""
     nouns = list(_verb_forms())  # in table order, so that terms keep one order whatever the hash seed
+    agents = _agent_nouns()
     written = {term_key(t) for name in vocab.names for t in vocab.terms(name)}
     forms: dict[str, list[str]] = {}
     for canonical in vocab.names:
@@ -164,7 +172,7 @@ def _other_task_nouns(vocab: Vocabulary, unsafe: frozenset[str]) -> list[_Term]:
             *head, noun = synonym.lower().split()
             if not head or noun not in nouns or synonym.lower() in unsafe:
                 continue
-            for other in nouns:
+            for other in [*nouns, *agents[noun]]:
                 form = " ".join([*head, other])
                 if other != noun and term_key(form) not in written:
                     forms.setdefault(form, []).append(canonical)
