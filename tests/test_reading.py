@@ -71,6 +71,17 @@ def test_a_model_or_product_looked_at_is_background_not_excluded() -> None:
     assert "scale-mae" not in looked.exclusions.models  # considered, not ruled out
 
 
+def test_a_list_before_a_backward_trigger_stays_in_its_scope() -> None:
+    text = (
+        "We monitor forest clearing in the Cerrado, and Clay's published embeddings of stacked "
+        "Sentinel-2, Sentinel-1 and DEM gave us the idea. We run our own encoder on S1/S2 time series."
+    )
+    spans = [text[s.start : s.end] for s in read(text).spans]
+    said = " and Clay's published embeddings of stacked Sentinel-2, Sentinel-1 and DEM gave us the idea"
+    assert spans == [said]
+    assert not _query(text).precomputed_embeddings and "DEM" not in _query(text).modality
+
+
 def test_a_band_named_coastal_is_no_coast() -> None:
     bands = "WorldView-3 with all eight bands (coastal, blue, green, yellow, red, red edge, NIR1, NIR2)"
     assert "Coastal zones" not in _query(bands).region

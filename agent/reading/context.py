@@ -156,6 +156,11 @@ def context_table() -> ContextTable:
     )
 
 
+# A short list item ('Sentinel-2', 'red edge') and a list's last link.
+_LIST_ITEM = re.compile(r"\s*[\w'’+/.-]+(?:\s+[\w'’+/.-]+){0,2}\s*")
+_LIST_END = re.compile(r"\s(?:and|or)\s")
+
+
 def _ends(text: str, scope: str) -> list[int]:
     return [m.start() for m in (_SENTENCE_END if scope == "sentence" else _CLAUSE_END).finditer(text)]
 
@@ -187,7 +192,18 @@ def _backward(text: str, trigger: Trigger, start: int, table: ContextTable) -> i
     points = _ends(text, trigger.scope)
     points += [m.start() for t, role in table.terminators if role is None for m in t.finditer(text)]
     points += [m.start() for p, _ in table.resume for m in p.finditer(text)]
-    return max((p + 1 for p in points if p < start), default=0)
+    before = sorted(p for p in points if p < start)
+    # 'embeddings of stacked Sentinel-2, Sentinel-1 and DEM gave us the idea': the commas of a list
+    # ending in 'and' or 'or' end no clause.
+    while (
+        trigger.scope == "clause"
+        and before
+        and text[before[-1]] == ","
+        and (last := _LIST_END.search(text, before[-1], start))
+        and _LIST_ITEM.fullmatch(text, before[-1] + 1, last.start())
+    ):
+        before.pop()
+    return before[-1] + 1 if before else 0
 
 
 def _resumed(text: str, role: Role, after: int, table: ContextTable) -> RoleSpan | None:
