@@ -1476,7 +1476,7 @@ def test_why_not_a_model_asks_about_it_and_the_first_one_names_the_first_model_s
         # named with another task noun, with a describing word, or bare
         ("forest type mapping in Bavaria from Sentinel-2 patches", "forest mapping", None),
         ("I'm building a dark-vessel detector on Sentinel-1 scenes", "ship detection", None),
-        ("distinguish ships from islands and rocks in Sentinel-1 scenes", "ship detection", None),
+        ("differentiate tree species in aerial imagery", "forest mapping", None),
         ("we want to map dominant tree species across Switzerland", "forest mapping", None),
         (
             "tag Sentinel-2 patches with one of the 17 local climate zone classes",
