@@ -1477,6 +1477,13 @@ def test_why_not_a_model_asks_about_it_and_the_first_one_names_the_first_model_s
         ("forest type mapping in Bavaria from Sentinel-2 patches", "forest mapping", None),
         ("I'm building a dark-vessel detector on Sentinel-1 scenes", "ship detection", None),
         ("differentiate tree species in aerial imagery", "forest mapping", None),
+        ("an inventory of rooftop solar from 15 cm orthophotos", "solar panel detection", None),
+        ("individual roof instances from 30 cm satellite RGB", "building segmentation", None),
+        (
+            "a rooftop solar potential tool from satellite RGB and a DSM",
+            "building segmentation",
+            "rooftop solar potential",
+        ),
         ("we want to map dominant tree species across Switzerland", "forest mapping", None),
         (
             "tag Sentinel-2 patches with one of the 17 local climate zone classes",

@@ -82,6 +82,17 @@ def test_a_list_before_a_backward_trigger_stays_in_its_scope() -> None:
     assert not _query(text).precomputed_embeddings and "DEM" not in _query(text).modality
 
 
+def test_masks_asked_for_make_a_detection_application_segmentation() -> None:
+    query = _query("a rooftop-solar layer from 0.3 m orthophotos: a plain two-class mask, panel or not")
+    assert (query.application, query.task_type) == ("solar panel detection", "segmentation")
+    assert _query("rooftop solar inventory from 0.3 m orthophotos").task_type == "detection"
+
+
+def test_accuracy_said_of_outlines_is_no_metric() -> None:
+    assert _query("roof instances from satellite RGB; outline accuracy matters").priority_metrics == []
+    assert _query("land cover from Sentinel-2, we report overall accuracy").priority_metrics == ["OA"]
+
+
 def test_a_band_named_coastal_is_no_coast() -> None:
     bands = "WorldView-3 with all eight bands (coastal, blue, green, yellow, red, red edge, NIR1, NIR2)"
     assert "Coastal zones" not in _query(bands).region

@@ -95,6 +95,22 @@ def _release_years(text: str) -> tuple[int | None, int | None, str | None]:
     return None, None, None
 
 
+# 'outline accuracy', 'positional accuracy': accuracy of something else than the class labels.
+_QUALIFIED_ACCURACY = re.compile(
+    r"\b(?:outline|boundary|boundaries|edge|positional|position|geometric|geolocation|location|localisation|"
+    r"localization|height|vertical|horizontal|planimetric|registration|timing|temporal)\s+$"
+)
+
+
+def named_metrics(text: str) -> list[str]:
+    """The metrics ``text`` names, in order; 'accuracy' said of outlines or positions is none."""
+    return [
+        m
+        for m, start, end in find_terms(text, "metrics")
+        if not (text[start:end].lower() == "accuracy" and _QUALIFIED_ACCURACY.search(text[:start].lower()))
+    ]
+
+
 def _metric_in(fragment: str | None) -> str | None:
     if not fragment:
         return None

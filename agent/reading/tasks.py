@@ -22,6 +22,11 @@ from rsfmd.vocab import get_vocabulary
 _OWN_DATA = re.compile(r"\b(?:our|my)\s+(?:[\w-]+\s+){0,2}$")
 _NAMING = re.compile(r"(?:\(|\bi\.?e\.?,?|\bnamely|\bcalled|\bknown as|\bso-called)\s*$")
 
+# Masks asked for as the output: 'segment solar farms', 'a binary mask', 'two-class masks'.
+_ASKS_MASKS = re.compile(
+    r"\bsegment(?:s|ing|ed)?\b|\b(?:binary|two[\s-]class|pixel[\s-]wise|per[\s-]pixel|plain)\s+masks?\b"
+)
+
 _CLASSIFY_WHOLE = re.compile(
     r"\bclassify(?:ing)?\b[^.]{0,40}?\b(?:patch(?:es)?|scenes?|images?|tiles?|chips?|photos?)\b"
 )
@@ -182,8 +187,9 @@ def read_task_type(
             # task said apart, is the domain's application for that task.
             notes.append(f"'{task_text[apps[0][1] : apps[0][2]]}' with {task_type} read as '{sibling}'")
             application = sibling
-    if task_type in {"detection", "classification"} and re.search(r"\bsegment(?:s|ing|ed)?\b", task_text):
-        # 'segment solar farms': the user wants masks, whatever the application's usual output.
+    if task_type in {"detection", "classification"} and _ASKS_MASKS.search(task_text):
+        # 'segment solar farms', 'a plain two-class mask': the user wants masks, whatever the
+        # application's usual output.
         task_type = "segmentation"
     if (
         application is None
