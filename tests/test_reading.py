@@ -93,6 +93,15 @@ def test_accuracy_said_of_outlines_is_no_metric() -> None:
     assert _query("land cover from Sentinel-2, we report overall accuracy").priority_metrics == ["OA"]
 
 
+def test_a_drone_carrying_another_camera_is_a_platform_not_rgb() -> None:
+    carried = _query("We flew a Headwall Nano-Hyperspec on a drone over rice; crop map, 30 labels a class")
+    assert carried.modality == ["Hyperspectral"]
+    assert "RGB" in _query("drone imagery and a LiDAR DSM for tree crowns").modality
+    # What looks the same in true colour is said of the world, not an input.
+    alike = _query("Hyperspectral cubes from EnMAP; several cultivars look identical in RGB")
+    assert alike.modality == ["Hyperspectral"]
+
+
 def test_a_band_named_coastal_is_no_coast() -> None:
     bands = "WorldView-3 with all eight bands (coastal, blue, green, yellow, red, red edge, NIR1, NIR2)"
     assert "Coastal zones" not in _query(bands).region

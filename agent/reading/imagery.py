@@ -136,8 +136,39 @@ def _vhr_as_either(
     )
 
 
+# A platform carrying a camera: 'on a drone', 'drone-borne', 'mounted on the aircraft'.
+_CARRIED = re.compile(
+    r"\b(?:on|onboard|aboard|from|under|mounted\s+on|flown\s+on|carried\s+by)\s+(?:an?\s+|the\s+|our\s+)?$"
+)
+_OTHER_KINDS = frozenset({"Hyperspectral", "Thermal", "LiDAR", "Multispectral", "SAR"})
+
+
+def _platform_carries_other(lowered: str, sensor: str, sensor_terms: list[TermSpan]) -> bool:
+    """Whether every mention of a platform (a drone, an aircraft) carries a camera of another kind
+    named in its sentence ('a Headwall hyperspectral camera on a drone', 'thermal drone')."""
+    if get_vocabulary("sensors").column(sensor, "platform") not in {"drone", "aerial"}:
+        return False
+    spans = [(a, b) for s, a, b in sensor_terms if s == sensor]
+    if not spans:
+        return False
+    for a, b in spans:
+        start = max(lowered.rfind(".", 0, a), lowered.rfind(";", 0, a)) + 1
+        end = min(p for p in (lowered.find(".", b), lowered.find(";", b), len(lowered)) if p >= 0)
+        kinds = {m for m, _, _ in find_terms(lowered[start:end], "modalities")} | {
+            k for s, x, y in sensor_terms if start <= x and y <= end and (k := sensor_modality(s)) != "RGB"
+        }
+        right_before = _CARRIED.search(lowered, max(0, a - 30), a)
+        adjacent = re.search(
+            r"(?:hyperspectral|thermal|lidar|multispectral)[\s-]+$", lowered[max(0, a - 20) : a]
+        )
+        if not (kinds & _OTHER_KINDS and (right_before or adjacent)):
+            return False
+    return True
+
+
 def _implied_by_sensors(
     lowered: str,
+    sensor_terms: list[TermSpan],
     sensors: list[str],
     vhr: list[str],
     modalities: list[str],
@@ -152,6 +183,14 @@ def _implied_by_sensors(
     for sensor in list(sensors):
         implied = sensor_modality(sensor)
         if implied == "RGB" and bands_named and "RGB" not in modalities:
+            continue
+        if (
+            implied == "RGB"
+            and "RGB" not in modalities
+            and _platform_carries_other(lowered, sensor, sensor_terms)
+        ):
+            # 'a Headwall hyperspectral camera on a drone': the drone is the platform, not RGB imagery.
+            notes.append(f"'{sensor}' read as the platform carrying the camera named, not as RGB imagery")
             continue
         if implied in exclusions.modalities:
             # 'Sentinel-1 but no SAR': the task contradicts itself; the exclusion stands, and says so.
@@ -186,7 +225,11 @@ def read_modalities(
     ):
         _vhr_as_either(written, sensor_terms, vhr, modalities, notes)
         either = True
-    _implied_by_sensors(lowered, sensors, vhr, modalities, either, exclusions, notes)
+    _implied_by_sensors(lowered, sensor_terms, sensors, vhr, modalities, either, exclusions, notes)
+    if by_platform and any(
+        sensor_modality(s) == "RGB" and _platform_carries_other(lowered, s, sensor_terms) for s in sensors
+    ):
+        modalities.remove("RGB")  # true colour read from the platform alone, which carries another camera
     modalities = [m for m in dict.fromkeys(modalities) if m not in exclusions.modalities]
     if _INFRARED_ALONE.search(lowered) and not set(modalities) & {
         "Thermal",
