@@ -138,9 +138,13 @@ def _vhr_as_either(
 
 # A platform carrying a camera: 'on a drone', 'drone-borne', 'mounted on the aircraft'.
 _CARRIED = re.compile(
-    r"\b(?:on|onboard|aboard|from|under|mounted\s+on|flown\s+on|carried\s+by)\s+(?:an?\s+|the\s+|our\s+)?$"
+    r"\b(?:on|onboard|aboard|mounted\s+on|flown\s+on|carried\s+by)\s+(?:an?\s+|the\s+|our\s+)?$"
 )
 _OTHER_KINDS = frozenset({"Hyperspectral", "Thermal", "LiDAR", "Multispectral", "SAR"})
+_IMAGERY_AFTER = re.compile(
+    r"[\s-]*(?:imagery|images?|frames?|photos?|orthophotos?|data|footage|videos?|mosaics?)\b"
+)
+_KIND_BEFORE = re.compile(r"(?:hyperspectral|thermal|lidar|multispectral)[\s-]+$")
 
 
 def _platform_carries_other(lowered: str, sensor: str, sensor_terms: list[TermSpan]) -> bool:
@@ -157,10 +161,9 @@ def _platform_carries_other(lowered: str, sensor: str, sensor_terms: list[TermSp
         kinds = {m for m, _, _ in find_terms(lowered[start:end], "modalities")} | {
             k for s, x, y in sensor_terms if start <= x and y <= end and (k := sensor_modality(s)) != "RGB"
         }
-        right_before = _CARRIED.search(lowered, max(0, a - 30), a)
-        adjacent = re.search(
-            r"(?:hyperspectral|thermal|lidar|multispectral)[\s-]+$", lowered[max(0, a - 20) : a]
-        )
+        # 'on a drone' names the platform; 'on drone imagery' the imagery.
+        right_before = _CARRIED.search(lowered, max(0, a - 30), a) and not _IMAGERY_AFTER.match(lowered, b)
+        adjacent = _KIND_BEFORE.search(lowered, max(0, a - 20), a)
         if not (kinds & _OTHER_KINDS and (right_before or adjacent)):
             return False
     return True
