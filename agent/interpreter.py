@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from agent.query import EITHER_MODALITIES, Exclusions, StructuredQuery
 from agent.reading.compute import read_compute
 from agent.reading.datasets import NamedData, read_datasets
-from agent.reading.imagery import named_bands, read_modalities
+from agent.reading.imagery import data_terms, named_bands, read_modalities
 from agent.reading.labels import read_regime
 from agent.reading.licences import asks_commercial_use, asks_open_weights, read_licences
 from agent.reading.places import read_regions
@@ -89,7 +89,7 @@ def interpret(
     exclusions = read_exclusions(lowered)
     sensor_terms = find_terms(written, "sensors")
     # A data product named for what it measures ('a canopy height model') is data, not the task.
-    data = [(s, e) for _, s, e in find_terms(lowered, "modalities")]
+    data = [(s, e) for _, s, e in data_terms(lowered)]
     apps = [
         a
         for a in find_terms(lowered, "applications")

@@ -102,6 +102,13 @@ def test_a_drone_carrying_another_camera_is_a_platform_not_rgb() -> None:
     assert alike.modality == ["Hyperspectral"]
 
 
+def test_a_cpu_that_trains_nothing_runs_a_larger_model() -> None:
+    ready = _query("canopy height from NAIP without training anything; only a laptop CPU, no GPU")
+    assert ready.compute.max_parameters_m == 350
+    trains = _query("crop types from NAIP with 300 labels on a laptop CPU, no GPU")
+    assert trains.compute.max_parameters_m is None
+
+
 def test_a_band_named_coastal_is_no_coast() -> None:
     bands = "WorldView-3 with all eight bands (coastal, blue, green, yellow, red, red edge, NIR1, NIR2)"
     assert "Coastal zones" not in _query(bands).region

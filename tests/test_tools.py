@@ -305,6 +305,18 @@ def test_unlabeled_data_prefers_self_supervised_or_ready_made_models() -> None:
     assert scores["labelled"].evidence[0].startswith("pretrained with labels, not self-supervised")
 
 
+def test_a_task_model_released_trained_for_the_application_needs_no_labels() -> None:
+    app = "canopy height estimation"
+    query = StructuredQuery(application=app, task_type="regression", data_regime="zero-shot")
+    heights = [bench("NEON canopy height", "RMSE", 3.0, task="regression", app="canopy height estimation")]
+    ready = record("ready", category="task-specific", weights_available=True, benchmarks=heights)
+    # A pretrained encoder evaluated on the task releases no trained head.
+    encoder = record("encoder", weights_available=True, benchmarks=heights)
+    fits = {r.model_id: regime_fit(Candidate(r), query) for r in (ready, encoder)}
+    assert fits["ready"].score == 0.9 and fits["encoder"].score == 0.25
+    assert fits["ready"].evidence == ["released already trained for canopy height estimation"]
+
+
 def test_results_on_the_users_imagery_come_first_and_others_say_their_imagery() -> None:
     both = record(
         "both",

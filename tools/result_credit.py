@@ -144,6 +144,9 @@ def regime_fit(c: Candidate, query: StructuredQuery) -> Criterion:
             return Criterion(0.45, evidence=[f"vision-language, but not shown doing {task} without training"])
         if "zero-shot" in settings:
             return Criterion(0.9, evidence=["zero-shot results reported"])
+        if r.category == Category.task_specific and r.weights_released and evaluated_on(r, query.application):
+            # A task model released trained for the user's application runs on their data as it is.
+            return Criterion(0.9, evidence=[f"released already trained for {query.application}"])
         if r.category == Category.embedding_product:
             return Criterion(0.7, evidence=["precomputed embeddings: cluster or search them without labels"])
         return Criterion(0.25, evidence=["needs at least a trained head"])

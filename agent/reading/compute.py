@@ -202,6 +202,10 @@ def device_spans(text: str) -> list[tuple[int, int]]:
     return [m.span() for _, pattern in _devices() for m in re.finditer(pattern, lowered)]
 
 
+# Parameters a laptop CPU runs, without training, at a tolerable pace (a ViT-L and its head).
+CPU_INFERENCE_BUDGET_M = 350.0
+
+
 def read_compute(
     lowered: str,
     written: str,
@@ -263,4 +267,8 @@ def read_compute(
         notes.append(
             f"{gigabytes:g} GB of GPU memory read as room for about {limit:,.0f}M parameters when {use}"
         )
+    if device == "cpu" and limit is None and (regime == "zero-shot" or task_type in _INFERENCE_TASKS):
+        # Nothing trained on the CPU: a model is only run, and a ViT-L runs, if slowly.
+        limit = CPU_INFERENCE_BUDGET_M
+        notes.append(f"a CPU with nothing to train read as room to run up to about {limit:g}M parameters")
     return ComputeBudget(device_class=device, max_parameters_m=limit, min_parameters_m=floor)

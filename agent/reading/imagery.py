@@ -49,6 +49,8 @@ def _osm_not_input(written: str, lowered: str, spans: Sequence[tuple[int, int]])
     return [written[a:b] for a, b in contexts]
 
 
+_PRETRAINED_BEFORE = re.compile(r"\bpre[\s-]?trained\s+$")
+
 INFRARED_ADVICE = "say 'NIR' or 'multispectral' for near-infrared bands, or 'thermal' for thermal infrared"
 # 'Infrared' with nothing to say which: near-infrared or thermal.
 _INFRARED_ALONE = re.compile(r"(?<!near[\s-])(?<!short[\s-]wave\s)(?<!thermal\s)\binfra[\s-]?red\b")
@@ -74,11 +76,22 @@ def _vhr_multispectral(sensor: str) -> bool:
     )
 
 
+def data_terms(written: str) -> list[TermSpan]:
+    """The modality terms of ``written``; 'a pretrained canopy height model' is a model that
+    predicts heights, not a lidar product."""
+    lowered = written.lower()
+    return [
+        (m, s, e)
+        for m, s, e in find_terms(written, "modalities")
+        if not (lowered[s:e].endswith(("model", "models")) and _PRETRAINED_BEFORE.search(lowered, 0, s))
+    ]
+
+
 def _named_modalities(written: str, lowered: str, apps: list[TermSpan], notes: list[str]) -> list[str]:
     """The modalities the task names, not inside an application's name nor a map that is no input."""
     # A modality word inside an application's name is no input modality ('local climate zone'),
     # unless the application works on that modality ('hyperspectral image classification').
-    modality_terms = find_terms(written, "modalities")
+    modality_terms = data_terms(written)
     modalities = [
         m
         for m, s, e in modality_terms
