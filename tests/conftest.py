@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import functools
 import gc
 import os
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -25,6 +27,16 @@ def pytest_configure(config: pytest.Config) -> None:
     from agent.llm import forbid_model_requests
 
     forbid_model_requests()
+
+
+@pytest.fixture(autouse=True)
+def _colab_check_once() -> None:
+    """Tests that build Blocks themselves get what ``ui.app.answer_colab_check_once`` gives the app:
+    gradio's Colab check, asked once from the main thread, not raced from server threads."""
+    utils = sys.modules.get("gradio.utils")
+    if utils is not None and not hasattr(utils.colab_check, "cache_info"):
+        utils.colab_check = functools.cache(utils.colab_check)
+        utils.colab_check()
 
 
 @pytest.fixture(autouse=True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import importlib
 import importlib.util
 import logging
@@ -48,8 +49,19 @@ def _submit_tab(settings: Settings) -> None:
         module.build_submit_tab(settings)
 
 
+def answer_colab_check_once() -> None:
+    """Gradio asks whether it runs in Colab on every page load, from its server threads, by trying
+    to import IPython; concurrent imports of a missing module can trip CPython's import locks
+    (KeyError in ``_ModuleLock``). The answer does not change while the process runs: ask once."""
+    utils = gr.utils
+    if not hasattr(utils.colab_check, "cache_info"):
+        utils.colab_check = functools.cache(utils.colab_check)
+    utils.colab_check()
+
+
 def build_app(settings: Settings | None = None) -> gr.Blocks:
     """The whole app: chat, explore, compare, capabilities map (and submit, if present)."""
+    answer_colab_check_once()
     settings = settings or Settings()
     records = load_records(settings.database.path)
     with gr.Blocks(title="remsa", analytics_enabled=False, fill_width=True) as demo:
