@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 import gc
 import os
 import sys
@@ -31,12 +30,12 @@ def pytest_configure(config: pytest.Config) -> None:
 
 @pytest.fixture(autouse=True)
 def _colab_check_once() -> None:
-    """Tests that build Blocks themselves get what ``ui.app.answer_colab_check_once`` gives the app:
-    gradio's Colab check, asked once from the main thread, not raced from server threads."""
-    utils = sys.modules.get("gradio.utils")
-    if utils is not None and not hasattr(utils.colab_check, "cache_info"):
-        utils.colab_check = functools.cache(utils.colab_check)
-        utils.colab_check()
+    """Tests that build Blocks themselves get what the app gets: gradio's Colab check, asked once
+    from the main thread, not raced from server threads (only once gradio is loaded)."""
+    if "gradio.utils" in sys.modules:
+        from ui.app import answer_colab_check_once
+
+        answer_colab_check_once()
 
 
 @pytest.fixture(autouse=True)

@@ -138,6 +138,7 @@ def score_candidates(
     """Score every candidate (0-100) with per-model confidence; best first. ``unevidenced``:
     ``no_result_on_application`` of the candidates, when the caller has it already."""
     weights = query_weights(query)
+    kind = focus_kind(query)
     dates = [d for c in candidates if (d := release_day(c.record))]
     newest = max(dates) if "recency" in query.priorities and dates else None
     if unevidenced is None:
@@ -158,7 +159,7 @@ def score_candidates(
             crit["frozen_encoder"] = frozen_fit(c)
         if "imagery" in weights and (imagery := imagery_fit(c.record, query)) is not None:
             crit["imagery"] = Criterion(imagery[0], evidence=imagery[1])
-        if kind := focus_kind(query):
+        if kind is not None:
             focus, why = focus_fit(c.record, kind)
             crit["focus"] = Criterion(focus, evidence=why)
         available, why, known = availability_fit(c.record)

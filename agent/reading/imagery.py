@@ -184,7 +184,7 @@ def _platform_carries_other(lowered: str, sensor: str, sensor_terms: list[TermSp
 
 def _implied_by_sensors(
     lowered: str,
-    sensor_terms: list[TermSpan],
+    carried: set[str],
     sensors: list[str],
     vhr: list[str],
     modalities: list[str],
@@ -192,7 +192,8 @@ def _implied_by_sensors(
     exclusions: Exclusions,
     notes: list[str],
 ) -> None:
-    """Adds each input sensor's modality to ``modalities``; drops a sensor of a modality ruled out."""
+    """Adds each input sensor's modality to ``modalities``; drops a sensor of a modality ruled out.
+    ``carried``: the platforms said to carry a camera of another kind, which imply no RGB."""
     # 'NAIP 4 band', 'RGBI aerial orthophotos', 'multispectral drone imagery': bands named beyond
     # true colour make an RGB platform's imagery multispectral.
     bands_named = "Multispectral" in modalities and not either
@@ -200,11 +201,7 @@ def _implied_by_sensors(
         implied = sensor_modality(sensor)
         if implied == "RGB" and bands_named and "RGB" not in modalities:
             continue
-        if (
-            implied == "RGB"
-            and "RGB" not in modalities
-            and _platform_carries_other(lowered, sensor, sensor_terms)
-        ):
+        if sensor in carried and "RGB" not in modalities:
             # 'a Headwall hyperspectral camera on a drone': the drone is the platform, not RGB imagery.
             notes.append(f"'{sensor}' read as the platform carrying the camera named, not as RGB imagery")
             continue
@@ -241,10 +238,14 @@ def read_modalities(
     ):
         _vhr_as_either(written, sensor_terms, vhr, modalities, notes)
         either = True
-    _implied_by_sensors(lowered, sensor_terms, sensors, vhr, modalities, either, exclusions, notes)
-    if by_platform and any(
-        sensor_modality(s) == "RGB" and _platform_carries_other(lowered, s, sensor_terms) for s in sensors
-    ):
+    # A drone or aircraft carrying a camera of another kind ('a hyperspectral camera on a drone').
+    carried = {
+        s
+        for s in sensors
+        if sensor_modality(s) == "RGB" and _platform_carries_other(lowered, s, sensor_terms)
+    }
+    _implied_by_sensors(lowered, carried, sensors, vhr, modalities, either, exclusions, notes)
+    if by_platform and carried & set(sensors):
         modalities.remove("RGB")  # true colour read from the platform alone, which carries another camera
     modalities = [m for m in dict.fromkeys(modalities) if m not in exclusions.modalities]
     if _INFRARED_ALONE.search(lowered) and not set(modalities) & {
