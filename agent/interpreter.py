@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from agent.query import EITHER_MODALITIES, Exclusions, StructuredQuery
 from agent.reading.compute import read_compute
 from agent.reading.datasets import NamedData, read_datasets
-from agent.reading.imagery import data_terms, named_bands, read_modalities
+from agent.reading.imagery import asked_model_kinds, data_terms, named_bands, read_modalities
 from agent.reading.labels import read_regime
 from agent.reading.licences import asks_commercial_use, asks_open_weights, read_licences
 from agent.reading.places import read_regions
@@ -97,6 +97,8 @@ def interpret(
     ]
     sensors = read_sensors(written, lowered, sensor_terms, apps, exclusions, notes)
     modalities, either = read_modalities(written, lowered, sensor_terms, sensors, apps, exclusions, notes)
+    model_kinds = [k for k in asked_model_kinds(lowered, sensor_terms) if k not in exclusions.modalities]
+    modalities = modalities or model_kinds
     multi_temporal = "Multi-temporal" in modalities
     task, named = _read_task(text, lowered, apps, modalities, exclusions, encode, similarity_threshold, notes)
     conversational = read_chat(lowered, task, notes)
@@ -146,6 +148,7 @@ def interpret(
         any_bands=asks_any_bands(lowered),
         all_inputs=asks_all_inputs(lowered),
         series_model=asks_series_model(lowered),
+        model_kinds=model_kinds,
         specialist=asks_specialist(lowered),
         min_release_year=earliest,
         max_release_year=latest,

@@ -15,6 +15,7 @@ from typing import Any, get_args
 from pydantic import BaseModel, Field, ValidationError
 
 from agent.query import Priority, StructuredQuery
+from agent.reading.tables import cues
 from rsfmd.datasets import find_dataset
 from rsfmd.traits import ARCHITECTURE_FAMILIES
 from rsfmd.vocab import UnknownTermError, get_vocabulary
@@ -68,6 +69,7 @@ class LLMQuery(BaseModel):
     all_inputs: bool | None = None
     series_model: bool | None = None
     specialist: bool | None = None
+    model_kinds: list[str] = Field(default_factory=list)
     architectures: list[str] = Field(default_factory=list)
     min_release_year: int | None = None
     max_release_year: int | None = None
@@ -124,6 +126,9 @@ class ReadingChecks:
             if getattr(raw, name) and not re.search(words, lowered):
                 update[name] = None
                 dropped.append(f"{name}: nothing in the task asks for it")
+        if raw.model_kinds and not re.search(dict(cues("model_noun"))["noun"], lowered):
+            update["model_kinds"] = []
+            dropped.append(f"model_kinds {raw.model_kinds!r}: the task names no model")
         if raw.architectures and not re.search(_ARCHITECTURE_SAID, lowered):
             update["architectures"] = []
             dropped.append(f"architectures {raw.architectures!r}: the task names no backbone family")
@@ -174,9 +179,10 @@ class ReadingChecks:
     def to_query(self, raw: LLMQuery) -> StructuredQuery | None:
         """The StructuredQuery of a checked reply; None (said) when it does not fit the schema."""
         known, known_datasets = self._known, self._known_datasets
+        modality = known("modalities", raw.modality)
         data: dict[str, Any] = {
             "application": self.known_application(raw.application),
-            "modality": known("modalities", raw.modality),
+            "modality": modality,
             "sensor": known("sensors", raw.sensor),
             "spatial_resolution": raw.spatial_resolution,
             "temporal_resolution": raw.temporal_resolution,
@@ -195,6 +201,8 @@ class ReadingChecks:
             "all_inputs": bool(raw.all_inputs),
             "series_model": bool(raw.series_model),
             "specialist": bool(raw.specialist),
+            # The model named by a kind of imagery must take it, a kind the user's data is of.
+            "model_kinds": [k for k in known("modalities", raw.model_kinds) if k in modality],
             "architectures": [
                 family
                 for family in ARCHITECTURE_FAMILIES

@@ -187,6 +187,11 @@ class StructuredQuery(BaseModel):
         description="A model pretrained on the user's kind of imagery alone ('a SAR-specific model') is "
         "preferred to one that saw it among other kinds.",
     )
+    model_kinds: list[str] = Field(
+        default_factory=list,
+        description="Kinds of imagery that name the model asked for ('a hyperspectral encoder'): it must "
+        "take one of them.",
+    )
     any_bands: bool = Field(
         default=False,
         description="The model must take arbitrary band sets (wavelength-aware), not one sensor's bands.",
@@ -217,7 +222,7 @@ class StructuredQuery(BaseModel):
         description="Typical inputs for the application: a soft preference when no modality is stated.",
     )
 
-    @field_validator("modality")
+    @field_validator("modality", "model_kinds")
     @classmethod
     def _modality(cls, value: list[str]) -> list[str]:
         return list(dict.fromkeys(normalise_modality(v) for v in value))
@@ -331,6 +336,8 @@ class StructuredQuery(BaseModel):
             parts.append("every input in one model")
         if self.series_model:
             parts.append("a model for time series")
+        if self.model_kinds:
+            parts.append(f"a {' or '.join(self.model_kinds)} model")
         if self.specialist:
             parts.append("a specialist for your kind of imagery")
         if self.any_bands:

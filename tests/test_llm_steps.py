@@ -352,3 +352,23 @@ def test_release_years_must_be_years_the_task_writes() -> None:
     assert query is not None and (query.min_release_year, query.max_release_year) == (2025, None)
     ignored = [e.detail for e in steps.drain() if e.detail.startswith("ignored")]
     assert ignored == ["ignored max_release_year 2019: no such year in the task"]
+
+
+def test_a_model_kind_is_believed_only_for_a_model_named_and_data_the_user_has() -> None:
+    reply = {
+        "application": "land cover mapping",
+        "modality": ["Hyperspectral"],
+        "model_kinds": ["Hyperspectral"],
+    }
+    asked = LLMSteps(ScriptedChat([json.dumps(reply)]), "fake")
+    query = asked.interpret(
+        "Land cover from our hyperspectral cubes: which pretrained hyperspectral encoder?"
+    )
+    assert query is not None and query.model_kinds == ["Hyperspectral"]
+    unsaid = LLMSteps(ScriptedChat([json.dumps(reply)]), "fake")
+    plain = unsaid.interpret("Land cover mapping from our hyperspectral cubes")
+    assert plain is not None and plain.model_kinds == []
+    assert any("the task names no model" in e.detail for e in unsaid.drain())
+    other = LLMSteps(ScriptedChat([json.dumps({**reply, "model_kinds": ["SAR"]})]), "fake")
+    mismatched = other.interpret("Land cover from our hyperspectral cubes: which pretrained SAR encoder?")
+    assert mismatched is not None and mismatched.model_kinds == []

@@ -418,3 +418,38 @@ def test_audio_beside_imagery_is_an_input() -> None:
     sounds = _query("Map the soundscape from overhead imagery, with queries as text or audio clips")
     assert "Audio" in sounds.modality
     assert "Audio" in _query("Soundscape maps from Sentinel-2 and our geotagged field recordings").modality
+
+
+def test_the_kind_of_model_asked_for_must_take_that_imagery() -> None:
+    cubes = _query(
+        "We fly 426-band hyperspectral cubes with a lidar canopy height model, and the labels then train a "
+        "Sentinel-2 classifier for the wider region. I'd like a pretrained hyperspectral encoder for the "
+        "cover types, on one RTX 3090."
+    )
+    assert cubes.model_kinds == ["Hyperspectral"]
+    result = select_models(
+        "We fly 426-band hyperspectral cubes with a lidar canopy height model, and the labels then train a "
+        "Sentinel-2 classifier for the wider region. I'd like a pretrained hyperspectral encoder for the "
+        "cover types, on one RTX 3090.",
+        k=5,
+        clarify=False,
+    )
+    assert result.models and all("Hyperspectral" in RECORDS[m.model_id].modalities for m in result.models)
+    assert _query("Which SAR-pretrained backbone should I fine-tune for oil spills?").model_kinds == ["SAR"]
+    assert _query("Which Sentinel-1 checkpoint suits flood mapping?").model_kinds == ["SAR"]
+    # A platform's make, an imagery kind ruled out, and a kind said of other models name no model asked for.
+    assert _query("Our drone model is a DJI Mavic 3; we map weeds in its RGB photos").model_kinds == []
+    coral = _query(
+        "Reef habitats from WorldView-3 8-band imagery: the coastal and yellow bands see through the water, "
+        "so an RGB-only backbone won't do."
+    )
+    assert coral.model_kinds == [] and "RGB" in coral.exclusions.modalities
+    assert _query("Most RGB models are trained on ImageNet; we map crops from Sentinel-2").model_kinds == []
+
+
+def test_a_length_before_the_kind_of_imagery_is_its_resolution_and_flying_height_is_none() -> None:
+    roofs = _query("Roof instances from 30-50 cm off-nadir satellite RGB plus a photogrammetric DSM")
+    assert roofs.spatial_resolution_m == 0.5
+    assert _query("Ship detection in 1 m SAR from ICEYE").spatial_resolution_m == 1.0
+    flying = _query("We fly at 120 m drone altitude with an RGB camera to count sheep")
+    assert flying.spatial_resolution_m is None

@@ -49,7 +49,8 @@ def requested_imagery(query: StructuredQuery) -> set[str]:
 
 
 def modality_violation(record: ModelRecord, query: StructuredQuery) -> str | None:
-    """The record takes none of the requested modalities."""
+    """The record takes none of the requested modalities, or none of the kinds of imagery that name
+    the model asked for ('a hyperspectral encoder')."""
     wanted = requested_modalities(query)
     if not wanted:
         return None
@@ -59,9 +60,12 @@ def modality_violation(record: ModelRecord, query: StructuredQuery) -> str | Non
         # Text is the prompt or the answer, a DEM or LiDAR heights a layer beside the imagery: a
         # model must take the imagery.
         wanted = wanted - AUXILIARY_INPUTS
-    if takes_any(record, wanted):
-        return None
-    return f"takes {', '.join(record.modalities)}, not {', '.join(sorted(wanted))}"
+    if not takes_any(record, wanted):
+        return f"takes {', '.join(record.modalities)}, not {', '.join(sorted(wanted))}"
+    if query.model_kinds and not takes_any(record, query.model_kinds):
+        asked = " or ".join(query.model_kinds)
+        return f"takes {', '.join(record.modalities)}: not the {asked} model asked for"
+    return None
 
 
 def models_time(record: ModelRecord) -> bool:

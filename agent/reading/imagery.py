@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import cache
 
 from agent.query import EITHER_MODALITIES, Exclusions
+from agent.reading.tables import cues
 from agent.reading.terms import TermSpan, find_terms
 from rsfmd.vocab import get_vocabulary, sensor_modality, typical_modalities
 
@@ -256,6 +258,47 @@ def read_modalities(
         # 'infrared imagery': near-infrared bands or thermal infrared, which take different models.
         notes.append(f"'infrared' is read as no imagery kind: {INFRARED_ADVICE}")
     return modalities, either
+
+
+# A kind ruled out: 'no RGB model', or inside a restated exclusion ('; no ... an RGB-only backbone').
+_NEGATED = re.compile(r"\b(?:no|not|non|without)[\s-]+(?:an?\s+|any\s+)?$|;\s*no\s[^;]*$")
+# Kinds of imagery named by a word the modality table leaves to other rules.
+_KIND_WORDS = (
+    (re.compile(r"\b(?:sar|radar)\b"), ("SAR",)),
+    (re.compile(r"\boptical\b"), ("Multispectral", "RGB")),
+)
+
+
+@cache
+def _model_after() -> re.Pattern[str]:
+    """A model noun right after a kind of imagery, with its qualifiers: '[SAR]-pretrained backbone',
+    '[hyperspectral] foundation models' (``cues.csv``, field ``model_noun``)."""
+    words = dict(cues("model_noun"))
+    return re.compile(rf"(?:[\s-]+(?:{words['qualifier']}))*[\s-]+(?:{words['noun']})\b")
+
+
+def asked_model_kinds(lowered: str, sensor_terms: list[TermSpan]) -> list[str]:
+    """The kinds of imagery that name the model asked for ('a pretrained hyperspectral encoder',
+    'which SAR foundation models', 'a Sentinel-1 checkpoint'): the model must take one of them.
+    One ruled out ('no RGB-only backbone') names none."""
+    named: list[tuple[Sequence[str], int, int]] = [((m,), s, e) for m, s, e in data_terms(lowered)]
+    # A satellite's name, not a platform's: 'our drone model' is the make of the drone.
+    sensors = get_vocabulary("sensors")
+    named += [
+        ((kind,), s, e)
+        for sensor, s, e in sensor_terms
+        if sensors.column(sensor, "platform") == "satellite" and (kind := sensor_modality(sensor))
+    ]
+    named += [(kinds, *m.span()) for pattern, kinds in _KIND_WORDS for m in pattern.finditer(lowered)]
+    follows = _model_after()
+    found = [
+        kind
+        for kinds, start, end in named
+        if follows.match(lowered, end) and not _NEGATED.search(lowered, 0, start)
+        for kind in kinds
+        if kind not in _NOT_IMAGERY and kind != "Multi-temporal"
+    ]
+    return list(dict.fromkeys(found))
 
 
 def add_usual_imagery(

@@ -21,6 +21,8 @@ _GSD_IMAGERY = re.compile(
     r"\b(\d+(?:\.\d+)?)[\s-]*(cm|m|km|meters?|metres?)\s+"
     r"(?:(?!(?:in|of|for|on|at|from|with|and|or|to)\b)[\w-]+\s+){0,2}?"
     r"(?:imagery|images?|data|orthophotos?|ortho-?imagery|photos?|tiles|scenes|mosaics?|embeddings?|"
+    # '30 cm off-nadir satellite RGB': a length before the kind of imagery.
+    r"rgb|sar|radar|multispectral|hyperspectral|optical|thermal|"
     # '10 m Sentinel-2', '50 cm WorldView-3': a length right before a sensor is its resolution.
     r"sentinel|landsat|planet(?:scope)?|worldview|pl[eé]iades|spot|naip|gaofen|modis|skysat)\b"
 )
@@ -31,7 +33,7 @@ _GSD_BRACKETED = re.compile(
 # 'canopy height at 10 m' (not 'at 3 m depth' or 'at 100 m altitude').
 _GSD_AT = re.compile(
     r"\bat\s+(?:~\s*|about\s+|around\s+|approximately\s+|roughly\s+)?(\d+(?:\.\d+)?)\s*(cm|m|km|meters?|metres?)\b"
-    r"(?!\s*(?:depth|deep|height|high|tall|elevation|altitude|above|below|under|wide|long|distance))"
+    r"(?!\s*(?:[\w-]+\s+)?(?:depth|deep|height|high|tall|elevation|altitude|above|below|under|wide|long|distance))"
 )
 
 
