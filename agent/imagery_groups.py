@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from agent.query import StructuredQuery
 from rsfmd.schema import Alignment, ModelRecord
+from rsfmd.vocab import sensor_family
 from tools.candidate import Candidate
-from tools.filtering import requested_imagery, requested_modalities, sensor_family, takes_any
+from tools.filtering import requested_imagery, requested_modalities, takes_any
 from tools.ranking import distinctive_modalities
 
 

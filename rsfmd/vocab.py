@@ -177,6 +177,29 @@ def sensor_modality(sensor: str) -> str:
     return vocab.column(vocab.normalise(sensor), "modality")
 
 
+@cache
+def _sensor_families() -> tuple[frozenset[str], ...]:
+    """Sensors whose data a model documented for one can take with little or no adaptation
+    (``rsfmd/sensor_families.csv``)."""
+    text = resources.files("rsfmd").joinpath("sensor_families.csv").read_text(encoding="utf-8")
+    return tuple(frozenset(row["members"].split("|")) for row in csv.DictReader(text.splitlines()))
+
+
+def sensor_family(sensor: str) -> set[str]:
+    """A sensor and the sensors whose data it can stand in for."""
+    out = {sensor}
+    for family in _sensor_families():
+        if sensor in family:
+            out |= family
+    return out
+
+
+def sensor_body(sensor: str) -> str:
+    """The world a sensor images when it is not Earth ('Mars' for HiRISE), else ''."""
+    vocab = get_vocabulary("sensors")
+    return vocab.column(vocab.get(sensor) or sensor, "body")
+
+
 @dataclass(frozen=True)
 class MetricInfo:
     """Direction and range of a metric."""

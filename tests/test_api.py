@@ -801,7 +801,7 @@ def test_a_question_about_imagery_taken_together_also_counts_the_models_taking_a
     documented = int(
         re.search(r"\((\d+) of them documented for Landsat-8 and Sentinel-2 together", note).group(1)
     )  # type: ignore[union-attr]
-    from tools.filtering import sensor_family
+    from rsfmd.vocab import sensor_family
 
     landsat, sentinel = sensor_family("Landsat-8"), sensor_family("Sentinel-2")
     assert "Landsat-8" in landsat and "Sentinel-1" not in sentinel
@@ -2511,7 +2511,7 @@ def test_budget_label_and_licence_wordings_and_x_band_sar_sensors() -> None:
     assert (slips.query.application, slips.query.data_regime) == ("building segmentation", "few-shot")
     assert "read 'lables' as labels" in slips.notes
     # Commercial X-band SAR stands in for TerraSAR-X: SAR specialists documented for it pass.
-    from tools.filtering import sensor_family
+    from rsfmd.vocab import sensor_family
 
     assert {"TerraSAR-X", "ICEYE", "Capella"} <= sensor_family("ICEYE")
     assert "Sentinel-1" not in sensor_family("ICEYE")

@@ -453,3 +453,21 @@ def test_a_length_before_the_kind_of_imagery_is_its_resolution_and_flying_height
     assert _query("Ship detection in 1 m SAR from ICEYE").spatial_resolution_m == 1.0
     flying = _query("We fly at 120 m drone altitude with an RGB camera to count sheep")
     assert flying.spatial_resolution_m is None
+
+
+def test_most_models_of_any_description_are_background_but_the_most_accurate_are_wanted() -> None:
+    points = read(
+        "Most Earth-observation foundation models I see take 2D image patches; we have airborne laser "
+        "scanning point clouds for tree segmentation."
+    )
+    assert "background" in {s.role for s in points.spans}
+    assert _query(points.text).modality == ["LiDAR"]
+    wanted = read("Which are the most accurate models for crop mapping from Sentinel-2?")
+    assert not wanted.spans
+
+
+def test_objects_one_by_one_are_instance_segmentation() -> None:
+    inventory = _query(
+        "A building-instance inventory from 0.3 m aerial RGB orthophotos, 1,500 tiles in COCO format"
+    )
+    assert inventory.task_type == "instance segmentation"

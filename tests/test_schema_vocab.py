@@ -262,7 +262,7 @@ def test_dataset_variants_name_a_dataset_of_the_table_and_share_its_application(
 
 
 def test_every_sensor_family_member_is_a_sensor_of_the_vocabulary() -> None:
-    from tools.filtering import _sensor_families
+    from rsfmd.vocab import _sensor_families
 
     names = set(get_vocabulary("sensors").names)
     families = _sensor_families()

@@ -1207,3 +1207,26 @@ def test_a_model_that_models_time_only_in_part_fits_a_time_series_less() -> None
     fit = {c.record.model_id: c.criteria["modality"] for c in ranked}
     assert fit["full"].score > fit["pooled"].score > fit["single"].score
     assert "models time series only in part" in fit["pooled"].evidence
+
+
+def test_a_model_pretrained_on_another_planet_is_no_match_for_earth_imagery() -> None:
+    mars = make_record("mars-fm", modalities=["RGB", "Thermal"], supported_sensors=["HiRISE", "THEMIS"])
+    earth = make_record("earth-fm", modalities=["Thermal"], supported_sensors=["Landsat-8"])
+    landsat = StructuredQuery(modality=["Thermal"], sensor=["Landsat-8"])
+    assert "pretrained on imagery of Mars only" in violations(mars, landsat)["modality"]
+    assert "modality" not in violations(earth, landsat)
+    # Asked for with the planet's own sensors, it is the match; with no sensor named, Earth is meant.
+    assert "modality" not in violations(mars, StructuredQuery(modality=["Thermal"], sensor=["THEMIS"]))
+    assert "modality" in violations(mars, StructuredQuery(modality=["Thermal"]))
+    outcome = filter_candidates([mars, earth], landsat, minimum=2)
+    assert [r.model_id for r in outcome.survivors] == ["earth-fm"]
+
+
+def test_the_kind_of_model_asked_for_is_a_hard_input() -> None:
+    both = StructuredQuery(
+        modality=["Hyperspectral", "LiDAR", "Multispectral"], model_kinds=["Hyperspectral"]
+    )
+    multispectral = make_record("ms", modalities=["Multispectral", "LiDAR"])
+    cubes = make_record("hs", modalities=["Hyperspectral"])
+    assert "not the Hyperspectral model asked for" in violations(multispectral, both)["modality"]
+    assert "modality" not in violations(cubes, both)

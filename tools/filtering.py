@@ -4,10 +4,7 @@ None. The LLM never decides these; ``tools/closest.py`` applies them to candidat
 
 from __future__ import annotations
 
-import csv
 from collections.abc import Callable, Collection
-from functools import cache
-from importlib import resources
 
 from agent.query import EITHER_MODALITIES, StructuredQuery
 from rsfmd.backbones import names_backbone
@@ -15,7 +12,7 @@ from rsfmd.datasets import dataset_identities, dataset_identity, evaluated_on, p
 from rsfmd.licenses import allows_commercial_use, within_licenses
 from rsfmd.pretext import pretext_described, uses_pretext
 from rsfmd.schema import Alignment, Category, ModelRecord
-from rsfmd.vocab import application_domain, application_task_type, get_vocabulary
+from rsfmd.vocab import application_domain, application_task_type, sensor_body, sensor_family
 from tools.variants import size_for_data
 
 # Which record modalities can serve a requested modality (beyond an exact match).
@@ -50,7 +47,10 @@ def requested_imagery(query: StructuredQuery) -> set[str]:
 
 def modality_violation(record: ModelRecord, query: StructuredQuery) -> str | None:
     """The record takes none of the requested modalities, or none of the kinds of imagery that name
-    the model asked for ('a hyperspectral encoder')."""
+    the model asked for ('a hyperspectral encoder'), or saw only another planet's imagery."""
+    bodies = {sensor_body(s) for s in record.supported_sensors}
+    if bodies and "" not in bodies and not bodies & {sensor_body(s) for s in query.sensor}:
+        return f"pretrained on imagery of {' and '.join(sorted(bodies))} only, not of Earth"
     wanted = requested_modalities(query)
     if not wanted:
         return None
@@ -109,23 +109,6 @@ def series_violation(record: ModelRecord, query: StructuredQuery) -> str | None:
     if record.temporal_alignment == Alignment.partial:
         return "pools images or takes their dates as metadata: does not model the series"
     return None if models_time(record) else "takes single images, not time series"
-
-
-@cache
-def _sensor_families() -> tuple[frozenset[str], ...]:
-    """Sensors whose data a model documented for one can take with little or no adaptation
-    (``rsfmd/sensor_families.csv``)."""
-    text = resources.files("rsfmd").joinpath("sensor_families.csv").read_text(encoding="utf-8")
-    return tuple(frozenset(row["members"].split("|")) for row in csv.DictReader(text.splitlines()))
-
-
-def sensor_family(sensor: str) -> set[str]:
-    """A sensor and the sensors whose data it can stand in for."""
-    out = {sensor}
-    for family in _sensor_families():
-        if sensor in family:
-            out |= family
-    return out
 
 
 def sensor_violation(record: ModelRecord, query: StructuredQuery) -> str | None:
@@ -395,8 +378,3 @@ def violations(record: ModelRecord, query: StructuredQuery) -> dict[str, str]:
         if reason is not None:
             out[name] = reason
     return out
-
-
-def modality_names() -> list[str]:
-    """Modalities users can ask for (for clarification options)."""
-    return [m for m in get_vocabulary("modalities").names if m not in {"Location", "Audio", "Land cover map"}]

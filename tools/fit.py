@@ -15,8 +15,8 @@ from functools import cache
 
 from agent.query import StructuredQuery
 from rsfmd.schema import Alignment, Category, ModelRecord
-from rsfmd.vocab import get_vocabulary, sensor_modality
-from tools.filtering import compatible_modalities, requested_imagery, requested_modalities, sensor_family
+from rsfmd.vocab import get_vocabulary, sensor_family, sensor_modality
+from tools.filtering import compatible_modalities, requested_imagery, requested_modalities
 from tools.variants import dedicated_variant
 
 # A model is far from the user's imagery when everything it saw is this many times coarser (or
