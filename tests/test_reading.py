@@ -97,6 +97,8 @@ def test_a_drone_carrying_another_camera_is_a_platform_not_rgb() -> None:
     carried = _query("We flew a Headwall Nano-Hyperspec on a drone over rice; crop map, 30 labels a class")
     assert carried.modality == ["Hyperspectral"]
     assert "RGB" in _query("drone imagery and a LiDAR DSM for tree crowns").modality
+    scans = _query("Airborne laser scanning point clouds and some UAV laser scans; tree segmentation")
+    assert scans.modality == ["LiDAR"]
     # What looks the same in true colour is said of the world, not an input.
     alike = _query("Hyperspectral cubes from EnMAP; several cultivars look identical in RGB")
     assert alike.modality == ["Hyperspectral"]
@@ -215,6 +217,12 @@ def test_data_remsa_does_not_hold_is_said_not_dropped() -> None:
     assert not_held("building heights from stereo pairs")
     selection = select_models("building heights from WorldView-3 stereo pairs, one GPU", k=3, clarify=False)
     assert any("stereo" in a for a in selection.assumptions)
+    points = select_models(
+        "Tree segmentation: I'd rather work on the 3D points directly than rasterise them to a CHM",
+        k=3,
+        clarify=False,
+    )
+    assert any("as 3D points" in a for a in points.assumptions)
 
 
 def test_no_known_fit_is_said_first_and_caps_confidence() -> None:

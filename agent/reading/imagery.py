@@ -160,6 +160,8 @@ _IMAGERY_AFTER = re.compile(
     r"[\s-]*(?:imagery|images?|frames?|photos?|orthophotos?|data|footage|videos?|mosaics?)\b"
 )
 _KIND_BEFORE = re.compile(r"(?:hyperspectral|thermal|lidar|multispectral)[\s-]+$")
+# 'UAV laser scans', 'drone-borne LiDAR': the platform named before the kind it carries.
+_KIND_AFTER = re.compile(r"(?:-borne)?[\s-]+(?:hyperspectral|thermal|lidar|multispectral|laser\s+scan)")
 
 
 def _platform_carries_other(lowered: str, sensor: str, sensor_terms: list[TermSpan]) -> bool:
@@ -178,7 +180,7 @@ def _platform_carries_other(lowered: str, sensor: str, sensor_terms: list[TermSp
         }
         # 'on a drone' names the platform; 'on drone imagery' the imagery.
         right_before = _CARRIED.search(lowered, max(0, a - 30), a) and not _IMAGERY_AFTER.match(lowered, b)
-        adjacent = _KIND_BEFORE.search(lowered, max(0, a - 20), a)
+        adjacent = _KIND_BEFORE.search(lowered, max(0, a - 20), a) or _KIND_AFTER.match(lowered, b)
         if not (kinds & _OTHER_KINDS and (right_before or adjacent)):
             return False
     return True
