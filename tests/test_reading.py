@@ -479,3 +479,12 @@ def test_objects_one_by_one_are_instance_segmentation() -> None:
         "A building-instance inventory from 0.3 m aerial RGB orthophotos, 1,500 tiles in COCO format"
     )
     assert inventory.task_type == "instance segmentation"
+
+
+def test_what_a_model_advertises_is_said_of_it_not_asked_for() -> None:
+    advertised = _query(
+        "I started with SMARTIES since it advertises being sensor-agnostic, but I couldn't declare "
+        "Sentinel-1 in its config. Which backbones accept dual-pol S1 on its own?"
+    )
+    assert not advertised.any_bands and advertised.modality == ["SAR"]
+    assert _query("We need a wavelength-aware model for our custom 7-band camera").any_bands
