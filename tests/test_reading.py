@@ -488,3 +488,10 @@ def test_what_a_model_advertises_is_said_of_it_not_asked_for() -> None:
     )
     assert not advertised.any_bands and advertised.modality == ["SAR"]
     assert _query("We need a wavelength-aware model for our custom 7-band camera").any_bands
+
+
+def test_an_application_named_with_prediction_is_that_application() -> None:
+    crops = _query("Parcel-level crop-type prediction from Sentinel-2 time series in Denmark")
+    assert crops.application == "crop type mapping"
+    heights = _query("Canopy height prediction from GEDI and Sentinel-2")
+    assert heights.application == "canopy height estimation"
