@@ -259,8 +259,9 @@ class Orchestrator:
     def _filter(self, turn: Turn) -> StateName:
         records = [c.record for c in turn.candidates]
         outcome = filter_candidates(records, turn.query, minimum=turn.k)
-        if (outcome.strict_count < turn.k or outcome.relaxed) and not turn.named_only:
-            # Retrieval is a recall aid, not a gate: look at the whole database before relaxing.
+        if (outcome.strict_count < turn.k or outcome.relaxed or outcome.rare_short) and not turn.named_only:
+            # Retrieval is a recall aid, not a gate: look at the whole database before relaxing, and
+            # for the models that take an input few models take.
             outcome = filter_candidates(self.resources.records, turn.query, minimum=turn.k)
         turn.outcome = outcome
         similarity = {c.record.model_id: c.similarity for c in turn.candidates}

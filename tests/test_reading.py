@@ -495,3 +495,10 @@ def test_an_application_named_with_prediction_is_that_application() -> None:
     assert crops.application == "crop type mapping"
     heights = _query("Canopy height prediction from GEDI and Sentinel-2")
     assert heights.application == "canopy height estimation"
+
+
+def test_animals_named_are_wildlife_and_alteration_minerals_are_mineral_mapping() -> None:
+    herd = _query("Thermal drone surveys over a game reserve to find and count elephants and rhinos at dawn")
+    assert herd.application == "wildlife detection"
+    alteration = _query("Forty EnMAP scenes over a copper district, nine alteration-mineral classes")
+    assert alteration.application == "mineral mapping"

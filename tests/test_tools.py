@@ -1230,3 +1230,12 @@ def test_the_kind_of_model_asked_for_is_a_hard_input() -> None:
     cubes = make_record("hs", modalities=["Hyperspectral"])
     assert "not the Hyperspectral model asked for" in violations(multispectral, both)["modality"]
     assert "modality" not in violations(cubes, both)
+
+
+def test_too_few_models_taking_a_rare_input_is_said_so_the_whole_database_is_checked() -> None:
+    query = StructuredQuery(modality=["Thermal", "RGB"], sensor=["UAV"])
+    drone = [make_record(f"rgb-{i}", modalities=["RGB"], supported_sensors=["UAV"]) for i in range(3)]
+    assert filter_candidates(drone, query, minimum=3).rare_short
+    thermal = [make_record(f"tir-{i}", modalities=["Thermal"], supported_sensors=["UAV"]) for i in range(3)]
+    assert not filter_candidates(drone + thermal, query, minimum=3).rare_short
+    assert not filter_candidates(drone, StructuredQuery(modality=["RGB"]), minimum=3).rare_short

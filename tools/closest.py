@@ -40,6 +40,8 @@ class FilterOutcome:
     rejected: dict[str, list[str]] = field(default_factory=dict)
     relaxed: dict[str, list[str]] = field(default_factory=dict)
     """model id -> constraints it violates but was kept for (closest match)."""
+    rare_short: bool = False
+    """Fewer models than wanted take the input few models take (a thermal band beside RGB)."""
 
     @property
     def strict_count(self) -> int:
@@ -91,6 +93,7 @@ def filter_candidates(
                 outcome.survivors.append(record)
                 outcome.relaxed[record.model_id] = sorted(broken[record.model_id])
                 outcome.rejected.pop(record.model_id, None)
+    outcome.rare_short = bool(rare) and sum(takes_any(r, rare) for r in outcome.survivors) < minimum
     if len(outcome.strict) >= minimum:
         return outcome
     allowed: set[str] = set()
