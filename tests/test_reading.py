@@ -502,3 +502,9 @@ def test_animals_named_are_wildlife_and_alteration_minerals_are_mineral_mapping(
     assert herd.application == "wildlife detection"
     alteration = _query("Forty EnMAP scenes over a copper district, nine alteration-mineral classes")
     assert alteration.application == "mineral mapping"
+
+
+def test_single_date_models_ruled_out_ask_for_a_series_model() -> None:
+    pretrain = _query("Unlabelled Sentinel-2 series for crop types. Single-date RGB models are of no use.")
+    assert pretrain.series_model and "RGB" in pretrain.exclusions.modalities
+    assert not _query("Crop types from Sentinel-2; a single date is enough").series_model
