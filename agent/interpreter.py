@@ -89,7 +89,8 @@ def interpret(
     exclusions = read_exclusions(lowered)
     sensor_terms = find_terms(written, "sensors")
     # A data product named for what it measures ('a canopy height model') is data, not the task.
-    data = [(s, e) for _, s, e in data_terms(lowered)]
+    data_found = data_terms(lowered)
+    data = [(s, e) for _, s, e in data_found]
     apps = [
         a
         for a in find_terms(lowered, "applications")
@@ -97,7 +98,9 @@ def interpret(
     ]
     sensors = read_sensors(written, lowered, sensor_terms, apps, exclusions, notes)
     modalities, either = read_modalities(written, lowered, sensor_terms, sensors, apps, exclusions, notes)
-    model_kinds = [k for k in asked_model_kinds(lowered, sensor_terms) if k not in exclusions.modalities]
+    model_kinds = [
+        k for k in asked_model_kinds(lowered, data_found, sensor_terms) if k not in exclusions.modalities
+    ]
     modalities = modalities or model_kinds
     multi_temporal = "Multi-temporal" in modalities
     task, named = _read_task(text, lowered, apps, modalities, exclusions, encode, similarity_threshold, notes)

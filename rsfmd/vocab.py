@@ -194,8 +194,10 @@ def sensor_family(sensor: str) -> set[str]:
     return out
 
 
+@cache
 def sensor_body(sensor: str) -> str:
-    """The world a sensor images when it is not Earth ('Mars' for HiRISE), else ''."""
+    """The world a sensor images when it is not Earth ('Mars' for HiRISE), else ''. Cached: the
+    modality rule asks it for every sensor of every candidate."""
     vocab = get_vocabulary("sensors")
     return vocab.column(vocab.get(sensor) or sensor, "body")
 

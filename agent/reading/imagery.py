@@ -279,11 +279,11 @@ def _model_after() -> re.Pattern[str]:
     return re.compile(rf"(?:[\s-]+(?:{words['qualifier']}))*[\s-]+(?:{words['noun']})\b")
 
 
-def asked_model_kinds(lowered: str, sensor_terms: list[TermSpan]) -> list[str]:
+def asked_model_kinds(lowered: str, data: list[TermSpan], sensor_terms: list[TermSpan]) -> list[str]:
     """The kinds of imagery that name the model asked for ('a pretrained hyperspectral encoder',
     'which SAR foundation models', 'a Sentinel-1 checkpoint'): the model must take one of them.
-    One ruled out ('no RGB-only backbone') names none."""
-    named: list[tuple[Sequence[str], int, int]] = [((m,), s, e) for m, s, e in data_terms(lowered)]
+    One ruled out ('no RGB-only backbone') names none. ``data``: the text's ``data_terms``."""
+    named: list[tuple[Sequence[str], int, int]] = [((m,), s, e) for m, s, e in data]
     # A satellite's name, not a platform's: 'our drone model' is the make of the drone.
     sensors = get_vocabulary("sensors")
     named += [
