@@ -497,11 +497,13 @@ def test_an_application_named_with_prediction_is_that_application() -> None:
     assert heights.application == "canopy height estimation"
 
 
-def test_animals_named_are_wildlife_and_alteration_minerals_are_mineral_mapping() -> None:
+def test_the_things_looked_for_name_the_application() -> None:
     herd = _query("Thermal drone surveys over a game reserve to find and count elephants and rhinos at dawn")
     assert herd.application == "wildlife detection"
     alteration = _query("Forty EnMAP scenes over a copper district, nine alteration-mineral classes")
     assert alteration.application == "mineral mapping"
+    ships = _query("I want to tell ships apart from islands and oil platforms in Sentinel-1 IW scenes")
+    assert ships.application == "ship detection"
 
 
 def test_single_date_models_ruled_out_ask_for_a_series_model() -> None:
