@@ -510,3 +510,22 @@ def test_single_date_models_ruled_out_ask_for_a_series_model() -> None:
     pretrain = _query("Unlabelled Sentinel-2 series for crop types. Single-date RGB models are of no use.")
     assert pretrain.series_model and "RGB" in pretrain.exclusions.modalities
     assert not _query("Crop types from Sentinel-2; a single date is enough").series_model
+
+
+def test_an_application_named_with_a_qualified_task_noun_or_its_result() -> None:
+    crops = _query("Crop-type semantic segmentation of parcels from Sentinel-2 time series, 18 crop classes")
+    assert (crops.application, crops.task_type) == ("crop type mapping", "segmentation")
+    assert _query("We produce annual 10 m tree-cover maps from Sentinel-2").application == "forest mapping"
+    assert _query("We need flood maps from Sentinel-1 within hours").application == "flood mapping"
+
+
+def test_a_label_for_each_tile_is_classification_and_labelling_tiles_is_not() -> None:
+    habitat = _query(
+        "I want a rough habitat map from 50 cm RGB orthophotos. There is no labelled data, so a "
+        "vision-language model should score each tile against a sentence per habitat."
+    )
+    assert habitat.task_type == "zero-shot classification"
+    later = _query(
+        "200k unlabelled 0.5 m RGB image pairs for change detection; we may label a handful of tiles later."
+    )
+    assert later.task_type == "change detection"

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cache
 
 from agent.query import Exclusions
 from agent.reading.imagery import add_usual_imagery
@@ -27,9 +28,11 @@ _ASKS_MASKS = re.compile(
     r"\bsegment(?:s|ing|ed)?\b|\b(?:binary|two[\s-]class|pixel[\s-]wise|per[\s-]pixel|plain)\s+masks?\b"
 )
 
-_CLASSIFY_WHOLE = re.compile(
-    r"\bclassify(?:ing)?\b[^.]{0,40}?\b(?:patch(?:es)?|scenes?|images?|tiles?|chips?|photos?)\b"
-)
+
+@cache
+def _classify_whole() -> re.Pattern[str]:
+    """A label given to each patch, tile or scene as a whole ('classify patches', 'score each tile')."""
+    return cue_pattern("whole_image", "classification")
 
 
 _TASK_WORDS = re.compile(
@@ -173,7 +176,7 @@ def read_task_type(
         if any(a <= s and e <= b for a, b in swapped)
         or ((e - s > 12 or not application) and not any(a <= s and e <= b for a, b in app_spans))
     ]
-    if not explicit_tasks and _CLASSIFY_WHOLE.search(task_text) and "pixel" not in task_text:
+    if not explicit_tasks and _classify_whole().search(task_text) and "pixel" not in task_text:
         # 'classify Sentinel-2 patches into land cover classes': one label per patch.
         explicit_tasks = ["classification"]
     if explicit_tasks and explicit_tasks[0] != task_type:

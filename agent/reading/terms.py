@@ -16,7 +16,7 @@ from typing import NamedTuple
 from wordfreq import zipf_frequency
 
 from agent.reading.probes import Probed
-from agent.reading.tables import table_rows, word_list
+from agent.reading.tables import cues, table_rows, word_list
 from rsfmd.datasets import get_dataset_table, get_suite_table
 from rsfmd.vocab import Vocabulary, get_vocabulary, list_vocabularies, term_key
 
@@ -50,12 +50,29 @@ _SEP = r"[\s\-_./]*"
 
 def _phrase_pattern(phrase: str, *, plural: bool = False) -> str:
     """A pattern for ``phrase`` in any spacing; with ``plural``, its last word may take an 's'
-    ('calving fronts' for 'calving front')."""
+    ('calving fronts' for 'calving front'). A task noun ending a phrase of several words may
+    follow a qualifier of the task ('crop type semantic segmentation')."""
     parts = [re.escape(p) for p in re.split(r"[\s\-_./]+", phrase.lower()) if p]
     last = parts[-1]
     ending = "(?:e?s)?" if plural and len(last) > 2 and last.isalpha() and not last.endswith("s") else ""
+    joined = _SEP.join(parts)
+    if len(parts) > 1 and last in _task_nouns():
+        joined = _SEP.join(parts[:-1]) + f"(?:{_SEP}(?:{_task_qualifier()}))?" + _SEP + last
     # A term followed by '.<digit>' is part of a version ('Prithvi-EO-1.0' does not name EO-1).
-    return r"(?<![a-z0-9])" + _SEP.join(parts) + ending + r"(?![a-z0-9]|\.\d)"
+    return r"(?<![a-z0-9])" + joined + ending + r"(?![a-z0-9]|\.\d)"
+
+
+@cache
+def _task_nouns() -> frozenset[str]:
+    """The nouns of tasks ('mapping', 'segmentation') and of their results ('map')."""
+    rows = table_rows("verb_forms.csv")
+    return frozenset(r["noun"] for r in rows) | {w for r in rows for w in r["results"].split("|") if w}
+
+
+@cache
+def _task_qualifier() -> str:
+    """Words that qualify a task noun without changing the application ('semantic', 'per-pixel')."""
+    return dict(cues("task_noun"))["qualifier"]
 
 
 def fold_accents(text: str) -> str:
@@ -155,7 +172,10 @@ def _matcher(vocabulary: str) -> Terms:
 def _agent_nouns() -> dict[str, list[str]]:
     """The nouns of what does a task ('detector' for detection): 'a vessel detector' names
     vessel detection."""
-    return {r["noun"]: [a for a in r["agents"].split("|") if a] for r in table_rows("verb_forms.csv")}
+    return {
+        r["noun"]: [a for column in ("agents", "results") for a in r[column].split("|") if a]
+        for r in table_rows("verb_forms.csv")
+    }
 
 
 def _other_task_nouns(vocab: Vocabulary, unsafe: frozenset[str]) -> list[_Term]:
