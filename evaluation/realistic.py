@@ -88,6 +88,40 @@ class RealisticRequest(BaseModel):
         return {g.model_id for g in self.good if g.model_id}
 
 
+class OpinionPick(BaseModel):
+    """One pick of a second opinion, with the fact that decided it."""
+
+    model_id: str
+    why: str
+    source_url: str
+
+
+class SecondOpinion(BaseModel):
+    """Another curator's answer to a request, written without seeing its gold."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    id: str
+    expert: str
+    constraints: Constraints
+    picks: list[OpinionPick]
+    note: str
+
+    @property
+    def model_ids(self) -> list[str]:
+        """The picks' RS-FMD ids, best first."""
+        return [p.model_id for p in self.picks]
+
+
+def load_second_opinions(path: Path | None = None) -> list[SecondOpinion]:
+    """The second opinions (``second_opinion.jsonl``), in file order; none when the file is absent."""
+    path = path or realistic_dir() / "second_opinion.jsonl"
+    if not path.exists():
+        return []
+    lines = path.read_text(encoding="utf-8").splitlines()
+    return [SecondOpinion.model_validate_json(line) for line in lines if line.strip()]
+
+
 class RequestScore(BaseModel):
     """How one system's top k fares on one request."""
 

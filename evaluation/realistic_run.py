@@ -1,9 +1,10 @@
 """``remsa bench realistic``: run systems on the realistic set, judge them on its gold, report.
 
 Writes, in the output folder: ``realistic_picks.jsonl`` (one line per system and request, reused
-on a rerun unless ``fresh``), ``realistic_metrics.json`` (per system: held-out, develop and all; the models
-most often in the top 3), ``realistic_detail.json`` (per family, per modality, per request; every
-model's top-3 count) and ``realistic_report.md``.
+on a rerun unless ``fresh``), ``realistic_metrics.json`` (per system: held-out, develop and all;
+a second curator against the gold beside each system on the same requests; the models most often
+in the top 3), ``realistic_detail.json`` (per family, per modality, per request; every model's
+top-3 count) and ``realistic_report.md``.
 """
 
 from __future__ import annotations
@@ -17,9 +18,12 @@ from agent.systems import SelectionSystem, SystemPick
 from evaluation.realistic import (
     RealisticRequest,
     RequestScore,
+    SecondOpinion,
     Split,
+    Summary,
     grouped,
     load_requests,
+    load_second_opinions,
     score_request,
     select_split,
     summarise,
@@ -99,6 +103,28 @@ def metrics(
     return out
 
 
+SECOND_OPINION = "second opinion"
+
+
+def agreement(
+    requests: Sequence[RealisticRequest],
+    opinions: Sequence[SecondOpinion],
+    picks: dict[tuple[str, str], SystemPick],
+    systems: Sequence[str],
+    records: Sequence[ModelRecord],
+) -> dict[str, Summary]:
+    """A second curator's picks judged against the gold, and each system's on the same requests."""
+    answered = {o.id: o for o in opinions}
+    chosen = [r for r in requests if r.id in answered]
+    if not chosen:
+        return {}
+    by_id = {r.model_id: r for r in records}
+    out = {SECOND_OPINION: summarise([score_request(r, answered[r.id].model_ids, by_id) for r in chosen])}
+    for system in systems:
+        out[system] = summarise(judge(chosen, picks, system, records))
+    return out
+
+
 def _table(rows: dict[str, dict[str, float]]) -> list[str]:
     lines = [
         "| | requests | violations % | good@3 % | top-1 good % | acceptable % |",
@@ -113,7 +139,11 @@ def _table(rows: dict[str, dict[str, float]]) -> list[str]:
 
 
 def report(
-    result: dict[str, dict[str, Any]], names: dict[str, str], dominance: dict[str, int], develop: set[str]
+    result: dict[str, dict[str, Any]],
+    names: dict[str, str],
+    dominance: dict[str, int],
+    develop: set[str],
+    agreed: dict[str, Summary] | None = None,
 ) -> str:
     """The Markdown report."""
     lines = [
@@ -143,6 +173,17 @@ def report(
                 picks = ", ".join(names.get(m, m) for m in s["picks"])
                 why = "; ".join(s["violations"]) or "no good pick"
                 lines.append(f"- {s['request_id']}: {picks} ({why})")
+        lines.append("")
+    if agreed:
+        lines += [
+            "## A second curator on the same requests",
+            "",
+            "Develop requests answered again by a curator who never saw their gold (gold_log.md,",
+            "'Second opinions'), judged like any system: how far the gold's judgement can be reproduced",
+            "from the request and RS-FMD. The systems' rows are on the same requests.",
+            "",
+        ]
+        lines += _table({name: s.model_dump() for name, s in agreed.items()})
         lines.append("")
     if dominance:
         lines += [
@@ -178,13 +219,16 @@ def run_realistic(
     )
     summary = {s: {split: result[s][split]["overall"] for split in SPLITS} for s in names}
     top = dict(list(dominance.items())[:10])
+    agreed = agreement(requests, load_second_opinions(), picks, names, records)
+    second = {name: s.model_dump() for name, s in agreed.items()}
     (out_dir / METRICS).write_text(
-        json.dumps({"summary": summary, "top3_most_often": top}, indent=1), encoding="utf-8"
+        json.dumps({"summary": summary, "second_opinion": second, "top3_most_often": top}, indent=1),
+        encoding="utf-8",
     )
     (out_dir / DETAIL).write_text(
         json.dumps({"dominance": dominance, "detail": result}, indent=1), encoding="utf-8"
     )
     labels = {r.model_id: r.model_name for r in records}
     develop = {r.id for r in select_split(requests, "develop")}
-    (out_dir / REPORT).write_text(report(result, labels, dominance, develop), encoding="utf-8")
+    (out_dir / REPORT).write_text(report(result, labels, dominance, develop, agreed), encoding="utf-8")
     return result

@@ -9,6 +9,7 @@ from evaluation.realistic import (
     Constraints,
     constraint_breaks,
     load_requests,
+    load_second_opinions,
     realistic_dir,
     score_request,
     select_split,
@@ -65,6 +66,19 @@ def test_the_set_covers_every_family_modality_and_hardware_case() -> None:
     assert {"cpu", "edge", "single-gpu"} <= {r.hardware for r in requests}
 
 
+def test_second_opinions_answer_develop_requests_with_sourced_rsfmd_picks() -> None:
+    ids = {r.model_id for r in load_records()}
+    develop = {r.id for r in select_split(load_requests(), "develop")}
+    opinions = load_second_opinions()
+    assert len(opinions) >= 30 and len({o.id for o in opinions}) == len(opinions)
+    for opinion in opinions:
+        # Held-out requests are never shown to anyone answering them.
+        assert opinion.id in develop, opinion.id
+        assert len(opinion.picks) == 3 and opinion.note, opinion.id
+        for pick in opinion.picks:
+            assert pick.model_id in ids and pick.why and pick.source_url.startswith("http"), (opinion.id, pick)
+
+
 def test_the_split_is_fixed_disjoint_and_a_quarter() -> None:
     split = json.loads((realistic_dir() / "split.json").read_text(encoding="utf-8"))
     requests = load_requests()
@@ -110,6 +124,16 @@ def test_bench_realistic_runs_and_judges_only_the_requests_selected(tmp_path, mo
     out = tmp_path / "out"
     args = ["bench", "realistic", "--systems", "db-retrieval", "--no-dominance", "--out", str(out)]
     assert main([*args, "--select", "r1-01,r1-02"]) == 0
-    summary = json.loads((out / "realistic_metrics.json").read_text(encoding="utf-8"))["summary"]
-    assert summary["db-retrieval"]["all"]["requests"] == 2
+    metrics = json.loads((out / "realistic_metrics.json").read_text(encoding="utf-8"))
+    assert metrics["summary"]["db-retrieval"]["all"]["requests"] == 2
+    assert metrics["second_opinion"] == {}  # neither request has a second opinion
+    opinion = load_second_opinions()[0]
+    assert main([*args, "--select", f"r1-01,{opinion.id}"]) == 0
+    metrics = json.loads((out / "realistic_metrics.json").read_text(encoding="utf-8"))
+    by_id = {r.model_id: r for r in load_records()}
+    request = next(r for r in load_requests() if r.id == opinion.id)
+    expected = summarise([score_request(request, opinion.model_ids, by_id)]).model_dump()
+    assert metrics["second_opinion"]["second opinion"] == expected
+    assert metrics["second_opinion"]["db-retrieval"]["requests"] == 1
+    assert "A second curator on the same requests" in (out / "realistic_report.md").read_text(encoding="utf-8")
     assert main([*args, "--select", "r1-01,nope"]) == 2
