@@ -112,16 +112,20 @@ def agreement(
     picks: dict[tuple[str, str], SystemPick],
     systems: Sequence[str],
     records: Sequence[ModelRecord],
-) -> dict[str, Summary]:
-    """A second curator's picks judged against the gold, and each system's on the same requests."""
+) -> dict[str, dict[str, Summary]]:
+    """Per split: a second curator's picks judged against the gold, and each system's on the same
+    requests (splits with no second opinion left out)."""
     answered = {o.id: o for o in opinions}
-    chosen = [r for r in requests if r.id in answered]
-    if not chosen:
-        return {}
     by_id = {r.model_id: r for r in records}
-    out = {SECOND_OPINION: summarise([score_request(r, answered[r.id].model_ids, by_id) for r in chosen])}
-    for system in systems:
-        out[system] = summarise(judge(chosen, picks, system, records))
+    out: dict[str, dict[str, Summary]] = {}
+    for split in SPLITS:
+        chosen = [r for r in select_split(requests, split) if r.id in answered]
+        if not chosen:
+            continue
+        scores = [score_request(r, answered[r.id].model_ids, by_id) for r in chosen]
+        out[split] = {SECOND_OPINION: summarise(scores)}
+        for system in systems:
+            out[split][system] = summarise(judge(chosen, picks, system, records))
     return out
 
 
@@ -143,7 +147,7 @@ def report(
     names: dict[str, str],
     dominance: dict[str, int],
     develop: set[str],
-    agreed: dict[str, Summary] | None = None,
+    agreed: dict[str, dict[str, Summary]] | None = None,
 ) -> str:
     """The Markdown report."""
     lines = [
@@ -178,12 +182,13 @@ def report(
         lines += [
             "## A second curator on the same requests",
             "",
-            "Develop requests answered again by a curator who never saw their gold (gold_log.md,",
-            "'Second opinions'), judged like any system: how far the gold's judgement can be reproduced",
-            "from the request and RS-FMD. The systems' rows are on the same requests.",
-            "",
+            "Requests answered again by a curator who never saw their gold (gold_log.md, 'Second",
+            "opinions'), judged like any system: how far the gold's judgement can be reproduced from the",
+            "request and RS-FMD. The systems' rows are on the same requests.",
         ]
-        lines += _table({name: s.model_dump() for name, s in agreed.items()})
+        for split, rows in agreed.items():
+            lines += ["", f"{split.capitalize()}:", ""]
+            lines += _table({name: s.model_dump() for name, s in rows.items()})
         lines.append("")
     if dominance:
         lines += [
@@ -220,7 +225,7 @@ def run_realistic(
     summary = {s: {split: result[s][split]["overall"] for split in SPLITS} for s in names}
     top = dict(list(dominance.items())[:10])
     agreed = agreement(requests, load_second_opinions(), picks, names, records)
-    second = {name: s.model_dump() for name, s in agreed.items()}
+    second = {split: {name: s.model_dump() for name, s in rows.items()} for split, rows in agreed.items()}
     (out_dir / METRICS).write_text(
         json.dumps({"summary": summary, "second_opinion": second, "top3_most_often": top}, indent=1),
         encoding="utf-8",
