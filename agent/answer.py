@@ -135,7 +135,7 @@ def _ranked_without_sensor(
     record = resources.by_id[model_id]
     if set(violations(record, turn.query)) != {"sensor"}:
         return None
-    lifted = Candidate(record=record, relaxed=["sensor"])
+    lifted = Candidate(record=record, similarity=turn.similarity.get(model_id, 0.0), relaxed=["sensor"])
     pool = [*turn.candidates, lifted]
     scored = score_candidates(
         pool, turn.query, resources.evidence, capabilities_predictor(resources, settings)

@@ -145,6 +145,7 @@ class Session:
         """The task answered before, run again (with ``answer`` said first, if given)."""
         self._turn = Turn(text=previous.text, k=self._shown or self.k, clarify=False)
         self._turn.asked = set(previous.asked)
+        self._turn.statement = previous.statement or previous.text
         self._turn.size_reference = previous.size_reference
         selection = self._run()
         selection.follow_up = True

@@ -91,6 +91,8 @@ class Turn:
     references: list[str] = field(default_factory=list)  # models named as what others should resemble
     unasked: list[str] = field(default_factory=list)  # fields not asked about, models being named
     size_among: tuple[str, ...] = ()  # ... and the model ids that answer showed, which it asks about
+    similarity: dict[str, float] = field(default_factory=dict)  # each record's closeness to the task
+    statement: str = ""  # the task as first stated, kept through changes and questions about its answer
 
     def answer(self, note: str) -> None:
         """A note that answers the question asked ('the smallest ...'): said first in the chat."""
@@ -222,6 +224,7 @@ class Orchestrator:
 
     def _retrieve(self, turn: Turn) -> StateName:
         cfg = self.settings.retrieval
+        turn.similarity = {}
         if not _has_search_terms(turn.query):
             if turn.named_only:
                 turn.candidates = [Candidate(record=self.resources.by_id[m]) for m in turn.named_models]
@@ -240,13 +243,17 @@ class Orchestrator:
         application = turn.query.application
         if application and not self.resources.evaluated_for(application):
             turn.say(answer_notes.no_result_on(application, turn.query.task_type))
+        # The task as stated and as it now stands, not questions about its answer; every record's
+        # closeness to it ranks the models found past retrieval too.
+        text = query_text(turn.query, turn.statement or turn.text)
         hits = self.resources.retrieval.search(
-            query_text(turn.query, turn.text), cfg.top_k, cfg.similarity_threshold, also=evidence | documented
+            text, cfg.top_k, cfg.similarity_threshold, evidence | documented
         )
+        turn.similarity = self.resources.retrieval.similarities(text)
         turn.candidates = [Candidate(record=h.record, similarity=h.similarity) for h in hits]
         retrieved = {c.record.model_id for c in turn.candidates}
         turn.candidates += [  # a model the user named is judged whatever its text similarity
-            Candidate(record=self.resources.by_id[m], similarity=0.0)
+            Candidate(record=self.resources.by_id[m], similarity=turn.similarity.get(m, 0.0))
             for m in turn.named_models
             if m not in retrieved
         ]
@@ -264,7 +271,7 @@ class Orchestrator:
             # for the models that take an input few models take.
             outcome = filter_candidates(self.resources.records, turn.query, minimum=turn.k)
         turn.outcome = outcome
-        similarity = {c.record.model_id: c.similarity for c in turn.candidates}
+        similarity = turn.similarity or {c.record.model_id: c.similarity for c in turn.candidates}
         turn.candidates = [
             Candidate(
                 record=r,

@@ -14,7 +14,7 @@ from tools.criteria import efficiency_fit, modality_fit, modality_rarity
 from tools.evidence import EvidenceIndex, other_imagery
 from tools.explanation import explain
 from tools.filtering import violations
-from tools.ranking import query_weights, score_candidates
+from tools.ranking import DESCRIPTION_WEIGHT, query_weights, score_candidates
 from tools.region_fit import generalizability_fit
 from tools.result_credit import LEVEL_CREDIT, regime_fit
 
@@ -112,6 +112,25 @@ def test_weights_follow_priorities() -> None:
     # Named hardware: the user runs the model, so weights that cannot be downloaded weigh more.
     runs_it = query_weights(StructuredQuery(compute={"device_class": "edge"}))  # type: ignore[arg-type]
     assert runs_it["availability"] > base["availability"]
+
+
+def test_a_record_that_reads_like_the_task_gains_a_fixed_share() -> None:
+    described = query_weights(StructuredQuery(), described=True)
+    assert abs(sum(described.values()) - 1.0) < 1e-9 and described["description"] == DESCRIPTION_WEIGHT
+    assert "description" not in query_weights(StructuredQuery())
+    # Two models equal on everything else: the one whose record is closer to the task text leads.
+    near = record("near", modalities=["SAR"], task_types=["segmentation"])
+    far = record("far", modalities=["SAR"], task_types=["segmentation"])
+    query = StructuredQuery(task_type="segmentation", modality=["SAR"])
+    ranked = score_candidates(
+        [Candidate(far, similarity=0.2), Candidate(near, similarity=0.6)], query, EvidenceIndex([near, far])
+    )
+    assert [c.record.model_id for c in ranked] == ["near", "far"]
+    assert [c.criteria["description"].score for c in ranked] == [1.0, 0.0]
+    assert ranked[0].score - ranked[1].score == round(100 * DESCRIPTION_WEIGHT, 1)
+    # Without text similarities (nothing to search on) the criterion is left out.
+    plain = score_candidates([Candidate(near), Candidate(far)], query, EvidenceIndex([near, far]))
+    assert all("description" not in c.criteria for c in plain)
 
 
 def test_reported_standing_decides_between_equal_models() -> None:

@@ -31,6 +31,7 @@ _CRITERION_LABEL = {
     "frozen_encoder": "frozen-encoder fit",
     "imagery": "fit to your imagery",
     "focus": "built for your kind of imagery",
+    "description": "described like your task",
     "availability": "availability",
 }
 

@@ -45,8 +45,15 @@ BASE_WEIGHTS: dict[str, float] = {
 }
 
 
-def query_weights(query: StructuredQuery) -> dict[str, float]:
-    """Criterion weights for this query (sum to 1)."""
+# The share of the score that goes to how closely a model's record reads like the task (sentence
+# embeddings of the task and of the record): what a model was built and described for, which its
+# benchmark rows may not show.
+DESCRIPTION_WEIGHT = 0.05
+
+
+def query_weights(query: StructuredQuery, described: bool = False) -> dict[str, float]:
+    """Criterion weights for this query (sum to 1); ``described``: the candidates' records were
+    compared with the task's text, and that closeness takes its fixed share."""
     w = dict(BASE_WEIGHTS)
     priorities = set(query.priorities)
     if "accuracy" in priorities:
@@ -81,7 +88,18 @@ def query_weights(query: StructuredQuery) -> dict[str, float]:
     # download weigh more than in a survey of what exists.
     w["availability"] = 0.20 if query.compute.device_class else 0.12
     total = sum(max(v, 0.0) for v in w.values())
-    return {k: max(v, 0.0) / total for k, v in w.items()}
+    rest = 1.0 - DESCRIPTION_WEIGHT if described else 1.0
+    weights = {k: rest * max(v, 0.0) / total for k, v in w.items()}
+    if described:
+        weights["description"] = DESCRIPTION_WEIGHT
+    return weights
+
+
+def description_fit(c: Candidate, low: float, high: float) -> Criterion:
+    """How closely the record reads like the task, from the least (0) to the most (1) similar candidate."""
+    score = (c.similarity - low) / (high - low) if high > low else 0.5
+    score = max(0.0, min(1.0, score))
+    return Criterion(score, evidence=["described much like your task"] if score >= 0.75 else [])
 
 
 def unconfirmed_requirements(record: ModelRecord, query: StructuredQuery) -> list[str]:
@@ -137,7 +155,9 @@ def score_candidates(
 ) -> list[Candidate]:
     """Score every candidate (0-100) with per-model confidence; best first. ``unevidenced``:
     ``no_result_on_application`` of the candidates, when the caller has it already."""
-    weights = query_weights(query)
+    similarities = [c.similarity for c in candidates if c.similarity > 0.0]
+    weights = query_weights(query, described=bool(similarities))
+    low, high = (min(similarities), max(similarities)) if similarities else (0.0, 0.0)
     kind = focus_kind(query)
     dates = [d for c in candidates if (d := release_day(c.record))]
     newest = max(dates) if "recency" in query.priorities and dates else None
@@ -159,6 +179,8 @@ def score_candidates(
             crit["frozen_encoder"] = frozen_fit(c)
         if "imagery" in weights and (imagery := imagery_fit(c.record, query)) is not None:
             crit["imagery"] = Criterion(imagery[0], evidence=imagery[1])
+        if "description" in weights:
+            crit["description"] = description_fit(c, low, high)
         if kind is not None:
             focus, why = focus_fit(c.record, kind)
             crit["focus"] = Criterion(focus, evidence=why)

@@ -196,6 +196,7 @@ def change_task(session: Session, message: Message) -> Selection:
         text=_changed_text(previous, message), k=session._shown or session.k, clarify=False
     )
     turn.asked = set(previous.asked)
+    turn.statement = previous.statement or previous.text
     # A change that asks no new relative size keeps the one asked before ('something
     # smaller?' then 'only open weights' or 'compare the top two'): its words stay in the text.
     turn.size_reference = message.size_reference or previous.size_reference
