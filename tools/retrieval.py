@@ -85,6 +85,7 @@ class RetrievalIndex:
         self._lock = threading.Lock()
         self.build_seconds: float | None = None
         self.encoded = 0  # records encoded (not found in the cache) by the last build
+        self._last: tuple[str, np.ndarray] | None = None  # the last text embedded, and its vector
 
     @property
     def records(self) -> list[ModelRecord]:
@@ -190,7 +191,7 @@ class RetrievalIndex:
         """Records with cosine similarity >= threshold, best first, at most k; then the records
         whose ids are in ``also`` that missed them, whatever their similarity, best first."""
         self.ensure_built()
-        vector = self._encoder.encode([text])
+        vector = self._vector(text)
         count = len(self._records) if also else min(k, len(self._records))
         scores, rows = self._index.search(vector, count)
         ranked = [
@@ -204,9 +205,18 @@ class RetrievalIndex:
             hit for hit in ranked if hit.record.model_id in also and hit.record.model_id not in shown
         ]
 
+    def _vector(self, text: str) -> np.ndarray:
+        """The text's embedding; the last one is kept, since a search and the similarities to every
+        record are asked for the same text."""
+        last = self._last  # read once: sessions in other threads may replace it meanwhile
+        if last is None or last[0] != text:
+            last = (text, self._encoder.encode([text]))
+            self._last = last
+        return last[1]
+
     def similarities(self, text: str) -> dict[str, float]:
         """Cosine similarity of ``text`` to every record, by model id."""
         self.ensure_built()
-        vector = self._encoder.encode([text])
+        vector = self._vector(text)
         scores, rows = self._index.search(vector, len(self._records))
         return {self._records[int(r)].model_id: float(s) for s, r in zip(scores[0], rows[0], strict=True)}
