@@ -103,6 +103,17 @@ def test_labels_from_a_map_are_not_an_input() -> None:
     assert osm.application == "road extraction"
 
 
+def test_a_map_used_as_labels_is_not_the_task() -> None:
+    crops = _query(
+        "We use the ESA WorldCover land cover map as labels to train a crop type classifier on Sentinel-2"
+    )
+    assert crops.application == "crop type mapping"
+    truth = _query("We use the national land cover map as ground truth for a crop type mapping model")
+    assert truth.application == "crop type mapping"
+    kenya = _query("We want land cover mapping in Kenya; we will use the ESA WorldCover map as labels")
+    assert kenya.application == "land cover mapping"
+
+
 def test_data_from_an_earlier_project_is_not_an_input() -> None:
     text = (
         "Road extraction from 40 cm WorldView-3 RGB; we have 6k labelled tiles from an earlier "
