@@ -3,9 +3,11 @@ out, and 'like Prithvi but smaller' (or 'something smaller?' after an answer) be
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from agent.reading import Reading
+from agent.reading.tables import cue_pattern
 from agent.resources import Resources
 
 if TYPE_CHECKING:
@@ -41,10 +43,35 @@ def read_model_names(turn: Turn, resources: Resources, reading: Reading) -> None
         names = ", ".join(resources.by_id[m].model_name for m in said_of)
         turn.say(f"Read as said of other models, not asked about: {names}")
     tried = [m for m in reading.models_in("reference", mentions.spans) if m in turn.named_models]
+    if stuck := _stuck_setting_up(turn.text, mentions.spans, tried):
+        # 'I tried RSPrompter but got an error': its trouble was running it, not its results.
+        tried = [m for m in tried if m not in stuck]
+        names = ", ".join(resources.by_id[m].model_name for m in stuck)
+        turn.say(f"{names}: tried, but not yet running for you, so judged with the others")
     if tried:
         # 'we tried Prithvi ... something else?': the tried model is not offered again.
         turn.named_models = [m for m in turn.named_models if m not in tried]
         turn.say(f"Left out as already tried: {_leave_out(turn, resources, tried)}")
+
+
+_SENTENCE = re.compile(r"[^.?!]*(?:[.?!](?!\d)|$)")
+
+
+def _stuck_setting_up(
+    text: str, spans: list[tuple[int, int, tuple[str, ...]]], tried: list[str]
+) -> list[str]:
+    """The tried models whose sentence tells of trouble running them (an error, not loading, not yet
+    training) and of no poor result."""
+    stuck = []
+    for sentence in _SENTENCE.finditer(text):
+        said = sentence.group(0).lower()
+        trouble = cue_pattern("setup_trouble", "trouble").search(said)
+        if not trouble or cue_pattern("setup_trouble", "poor_result").search(said):
+            continue
+        stuck += [
+            m for s, e, ids in spans if sentence.start() <= s < sentence.end() for m in ids if m in tried
+        ]
+    return list(dict.fromkeys(stuck))
 
 
 def _leave_out(turn: Turn, resources: Resources, model_ids: list[str]) -> str:

@@ -353,3 +353,25 @@ def test_ice_on_a_lake_is_read_as_the_closest_application() -> None:
     selection = _select("Per-tile ice vs open water on Lake Ladoga from Sentinel-1 IW GRD, laptop only")
     assert selection.query.application == "sea ice mapping"
     assert any("read as the closest one, 'sea ice mapping'" in a for a in selection.assumptions)
+
+
+def test_a_model_tried_but_not_yet_running_is_judged_with_the_others() -> None:
+    stuck = select_models(
+        "Building instance segmentation from 0.3 m aerial RGB. I tried RSPrompter's config but got a "
+        "'no pos rois' error and haven't got it training yet. One RTX 3090.",
+        k=3,
+        clarify=False,
+    )
+    assert "rsprompter" not in stuck.query.exclusions.models
+    assert "rsprompter" in [m.model_id for m in stuck.models]
+    assert any(a.startswith("RSPrompter: tried, but not yet running") for a in stuck.assumptions)
+    # A poor result said in the same sentence still leaves it out.
+    poor = _query(
+        "Scene classification with text prompts. I tried SkySense-CLIP, but the checkpoint doesn't load "
+        "and my test came out close to random."
+    )
+    assert "skysense" in poor.exclusions.models
+    slow = _query(
+        "Building instance segmentation from 0.3 m aerial RGB. I tried RSPrompter and it was too slow."
+    )
+    assert "rsprompter" in slow.exclusions.models
