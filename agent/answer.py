@@ -19,7 +19,7 @@ from tools.filtering import violations
 from tools.ranking import score_candidates
 
 if TYPE_CHECKING:
-    from agent.orchestrator import Turn
+    from agent.turn import Turn
 
 _WHY = re.compile(r"\bwhy\b", re.IGNORECASE)
 _WHY_SENTENCE = re.compile(r"\bwhy\b[^.?!;]*", re.IGNORECASE)

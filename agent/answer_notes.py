@@ -16,7 +16,7 @@ from tools.candidate import Candidate
 from tools.filtering import NOT_IMAGERY
 
 if TYPE_CHECKING:
-    from agent.orchestrator import Turn
+    from agent.turn import Turn
 
 # 'how does this work?', 'what does the confidence mean?': a question about remsa itself.
 _ABOUT_REMSA = re.compile(

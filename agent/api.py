@@ -11,11 +11,12 @@ from agent.dialogue.intent import Situation, decide
 from agent.dialogue.message import REMEMBERED
 from agent.dialogue.reader import Reader
 from agent.errors import ConfigurationError, InputError
-from agent.orchestrator import Orchestrator, Turn, validate_text
+from agent.orchestrator import Orchestrator, validate_text
 from agent.resources import Resources, get_resources
 from agent.selection import Selection, Status
 from agent.settings import Settings
 from agent.systems import ClarificationQuestion
+from agent.turn import Turn
 from tools.clarification import answer_text
 from tools.embedding import Encoder
 

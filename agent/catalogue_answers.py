@@ -30,7 +30,7 @@ from tools.model_facts import protocol_parts
 from tools.ranking import unconfirmed_requirements
 
 if TYPE_CHECKING:
-    from agent.orchestrator import Turn
+    from agent.turn import Turn
 
 # Not a kind of input data but how it comes: not counted among a model's modalities.
 _NOT_COUNTED = {"Multi-temporal"}

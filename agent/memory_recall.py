@@ -11,7 +11,7 @@ from agent.resources import Resources
 from agent.settings import Settings
 
 if TYPE_CHECKING:
-    from agent.orchestrator import Turn
+    from agent.turn import Turn
 
 
 def recall(turn: Turn, memory: Any, resources: Resources, settings: Settings) -> str | None:

@@ -3,15 +3,15 @@ out, and 'like Prithvi but smaller' (or 'something smaller?' after an answer) be
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING
 
 from agent.reading import Reading
+from agent.reading.context import sentence_spans
 from agent.reading.tables import cue_pattern
 from agent.resources import Resources
 
 if TYPE_CHECKING:
-    from agent.orchestrator import Turn
+    from agent.turn import Turn
 
 
 def read_model_names(turn: Turn, resources: Resources, reading: Reading) -> None:
@@ -54,23 +54,18 @@ def read_model_names(turn: Turn, resources: Resources, reading: Reading) -> None
         turn.say(f"Left out as already tried: {_leave_out(turn, resources, tried)}")
 
 
-_SENTENCE = re.compile(r"[^.?!]*(?:[.?!](?!\d)|$)")
-
-
 def _stuck_setting_up(
     text: str, spans: list[tuple[int, int, tuple[str, ...]]], tried: list[str]
 ) -> list[str]:
     """The tried models whose sentence tells of trouble running them (an error, not loading, not yet
     training) and of no poor result."""
+    trouble = cue_pattern("setup_trouble", "trouble")
+    poor = cue_pattern("setup_trouble", "poor_result")
     stuck = []
-    for sentence in _SENTENCE.finditer(text):
-        said = sentence.group(0).lower()
-        trouble = cue_pattern("setup_trouble", "trouble").search(said)
-        if not trouble or cue_pattern("setup_trouble", "poor_result").search(said):
-            continue
-        stuck += [
-            m for s, e, ids in spans if sentence.start() <= s < sentence.end() for m in ids if m in tried
-        ]
+    for start, end in sentence_spans(text):
+        said = text[start:end].lower()
+        if trouble.search(said) and not poor.search(said):
+            stuck += [m for s, _, ids in spans if start <= s < end for m in ids if m in tried]
     return list(dict.fromkeys(stuck))
 
 

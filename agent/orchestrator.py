@@ -3,18 +3,17 @@
 States are methods that return the name of the next state; the loop records each step with its
 timing in the trace. Thresholds and the round limit come from settings. Hard constraints are
 always applied by rules; an LLM (when configured) only interprets, re-ranks and explains, and any
-failure there falls back to the offline component, visibly in the trace. The states' work lives in
-modules by job: agent/named_models.py (names read into the query), agent/catalogue_questions.py and
-agent/catalogue_answers.py (questions about RS-FMD itself), agent/prediction.py (evidence the
-ranker predicts), agent/answer_notes.py (what the answer says of how it was reached) and
-agent/answer.py (the Selection of the explain state).
+failure there falls back to the offline component, visibly in the trace. The state of a request is
+agent/turn.py; the states' work lives in modules by job: agent/named_models.py (names read into
+the query), agent/catalogue_questions.py and agent/catalogue_answers.py (questions about RS-FMD
+itself), agent/prediction.py (evidence the ranker predicts), agent/answer_notes.py (what the
+answer says of how it was reached) and agent/answer.py (the Selection of the explain state).
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from agent import answer_notes
@@ -25,7 +24,6 @@ from agent.errors import InputError
 from agent.imagery_groups import imagery_not_shown
 from agent.interpreter import interpret
 from agent.llm_guard import within_rules
-from agent.memory_offers import MemoryOffers
 from agent.memory_recall import recall
 from agent.named_models import read_model_names
 from agent.prediction import capabilities_predictor
@@ -33,13 +31,14 @@ from agent.query import StructuredQuery
 from agent.reading import not_held, on_subject
 from agent.reading import read as read_roles
 from agent.resources import Resources
-from agent.selection import MemorySuggestion, Selection, SimilarTask, Status, TraceStep
+from agent.selection import Selection, Status, TraceStep
 from agent.settings import Settings
 from agent.systems import ClarificationQuestion
+from agent.turn import Turn
 from rsfmd.licenses import within_licenses
 from tools.candidate import Candidate
 from tools.clarification import questions_for
-from tools.closest import FilterOutcome, filter_candidates
+from tools.closest import filter_candidates
 from tools.model_facts import model_profile
 from tools.ranking import no_result_on_application, overall_confidence, score_candidates
 from tools.retrieval import query_text
@@ -51,58 +50,6 @@ StateName = Literal["interpret", "check", "retrieve", "filter", "rank", "clarify
 def _has_search_terms(q: StructuredQuery) -> bool:
     """Whether the task names anything to search on: an application, task, data, dataset or region."""
     return bool(q.application or q.task_type or q.modality or q.sensor or q.datasets or q.region)
-
-
-@dataclass
-class Turn:
-    """What the orchestrator knows during one request; also carried across a session's rounds."""
-
-    text: str
-    k: int
-    clarify: bool
-    query: StructuredQuery = field(default_factory=StructuredQuery)
-    offline_query: StructuredQuery | None = None  # as the rules alone read it (guards an LLM's re-rank)
-    rounds: int = 0
-    asked: set[str] = field(default_factory=set)
-    notes: list[str] = field(default_factory=list)
-    answers: list[str] = field(default_factory=list)  # the notes that answer the question asked
-    candidates: list[Candidate] = field(default_factory=list)
-    outcome: FilterOutcome | None = None
-    ranked: list[Candidate] = field(default_factory=list)
-    questions: list[ClarificationQuestion] = field(default_factory=list)
-    clarify_reason: str = ""
-    status: Status = Status.ok
-    confidence: float = 0.0
-    trace: list[TraceStep] = field(default_factory=list)
-    similar: list[SimilarTask] = field(default_factory=list)
-    memory: MemoryOffers = field(default_factory=MemoryOffers)  # what earlier tasks offer, what was accepted
-    suggestions: list[MemorySuggestion] = field(default_factory=list)
-    memory_deltas: dict[str, float] = field(default_factory=dict)
-    engine: str = "offline"
-    llm_fallbacks: list[str] = field(default_factory=list)  # LLM steps the offline engine did this run
-    named_models: list[str] = field(default_factory=list)  # model ids the task asks about by name
-    named_only: bool = False  # no task stated: the answer is about the models named
-    # 'something smaller?' after an answer: (the previous first pick, whether larger was asked)
-    size_reference: tuple[str, bool] | None = None
-    size_follow_up: bool = False  # 'which one is smallest?' asked of the answer before
-    # A question about the catalogue: the passing models that answer it in full (take LiDAR itself,
-    # not a DEM; take every imagery asked for; are documented for every sensor named)
-    answer_in_full: set[str] = field(default_factory=set)
-    references: list[str] = field(default_factory=list)  # models named as what others should resemble
-    unasked: list[str] = field(default_factory=list)  # fields not asked about, models being named
-    size_among: tuple[str, ...] = ()  # ... and the model ids that answer showed, which it asks about
-    similarity: dict[str, float] = field(default_factory=dict)  # each record's closeness to the task
-    statement: str = ""  # the task as first stated, kept through changes and questions about its answer
-
-    def answer(self, note: str) -> None:
-        """A note that answers the question asked ('the smallest ...'): said first in the chat."""
-        self.notes.append(note)
-        self.answers.append(note)
-
-    def say(self, note: str) -> None:
-        """A note said once, however often what gives it recurs."""
-        if note not in self.notes:
-            self.notes.append(note)
 
 
 class Orchestrator:
@@ -271,11 +218,10 @@ class Orchestrator:
             # for the models that take an input few models take.
             outcome = filter_candidates(self.resources.records, turn.query, minimum=turn.k)
         turn.outcome = outcome
-        similarity = turn.similarity or {c.record.model_id: c.similarity for c in turn.candidates}
         turn.candidates = [
             Candidate(
                 record=r,
-                similarity=similarity.get(r.model_id, 0.0),
+                similarity=turn.similarity.get(r.model_id, 0.0),
                 relaxed=outcome.relaxed.get(r.model_id, []),
                 memory_delta=turn.memory_deltas.get(r.model_id, 0.0),
             )

@@ -10,12 +10,12 @@ from agent.catalogue_questions import catalogue_superlative, size_question, with
 from agent.dialogue.message import Message
 from agent.dialogue.reader import Reader
 from agent.mentions import LARGER_WORDS, SMALLER_WORDS
-from agent.orchestrator import Turn
 from agent.reading.compute import device_spans
 from agent.reading.labels import regime_spans
 from agent.reading.terms import blank_spans, find_terms
 from agent.resources import Resources
 from agent.selection import Selection
+from agent.turn import Turn
 from tools.changes import task_change
 
 if TYPE_CHECKING:

@@ -12,9 +12,9 @@ from agent.dialogue.facts import model_facts, not_in_rsfmd
 from agent.dialogue.message import Intent, Message
 from agent.dialogue.replies import compare_in_reply, reply, why_asked
 from agent.dialogue.social import off_topic, social
-from agent.orchestrator import Turn
 from agent.reading.imagery import INFRARED_ADVICE
 from agent.selection import Selection
+from agent.turn import Turn
 from tools.explanation import why_ranked
 
 if TYPE_CHECKING:

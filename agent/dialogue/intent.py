@@ -21,9 +21,9 @@ from agent.dialogue.references import (
     name_pronoun,
 )
 from agent.dialogue.social import OFF_TOPIC, SOCIAL
-from agent.orchestrator import Turn
 from agent.resources import Resources
 from agent.selection import Selection
+from agent.turn import Turn
 from tools.clarification import typed_labels_answer
 
 # 'why?', 'why that one?', 'explain': a question about the answer just given.

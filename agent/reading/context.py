@@ -161,6 +161,13 @@ _LIST_ITEM = re.compile(r"\s*[\w'’+/.-]+(?:\s+[\w'’+/.-]+){0,2}\s*")
 _LIST_END = re.compile(r"\s(?:and|or)\s")
 
 
+def sentence_spans(text: str) -> list[tuple[int, int]]:
+    """(start, end) of each sentence of ``text``, as a sentence-scoped trigger sees them: ended by
+    '.', ';', '?' or '!', not by a decimal point."""
+    ends = [m.end() for m in _SENTENCE_END.finditer(text)]
+    return list(zip([0, *ends], [*ends, len(text)], strict=True))
+
+
 def _ends(text: str, scope: str) -> list[int]:
     return [m.start() for m in (_SENTENCE_END if scope == "sentence" else _CLAUSE_END).finditer(text)]
 
