@@ -1171,7 +1171,7 @@ def test_precomputed_embeddings_do_not_serve_a_user_running_an_encoder_on_new_im
     assert not violations(product, StructuredQuery(task_type="segmentation", modality=["Multispectral"]))
 
 
-def test_with_open_weights_asked_for_unconfirmed_weights_come_after_confirmed_ones() -> None:
+def test_with_weights_needed_unconfirmed_weights_come_after_confirmed_ones() -> None:
     query = StructuredQuery(
         application="flood mapping", task_type="segmentation", modality=["SAR"], open_weights=True
     )
@@ -1185,7 +1185,18 @@ def test_with_open_weights_asked_for_unconfirmed_weights_come_after_confirmed_on
     ranked = score_candidates([Candidate(unconfirmed), Candidate(known)], query, EvidenceIndex([unconfirmed]))
     assert ranked[0].score < ranked[1].score  # the better score, but weights no source confirms
     assert [c.record.model_id for c in ranked] == ["known", "unconfirmed"]
-    # Open weights not asked for: the score decides.
+    # Not asked for, but the model is to run on the user's machine or learn from their labels:
+    # the weights are needed all the same.
+    for needs in (
+        {"compute": query.compute.model_copy(update={"device_class": "single-gpu"})},
+        {"data_regime": "few-shot"},
+    ):
+        running = query.model_copy(update={"open_weights": False, **needs})
+        ranked = score_candidates(
+            [Candidate(unconfirmed), Candidate(known)], running, EvidenceIndex([unconfirmed])
+        )
+        assert [c.record.model_id for c in ranked] == ["known", "unconfirmed"]
+    # Neither asked for nor to be run (a survey of what exists): the score decides.
     anyone = query.model_copy(update={"open_weights": False})
     ranked = score_candidates(
         [Candidate(known), Candidate(unconfirmed)], anyone, EvidenceIndex([unconfirmed])

@@ -257,11 +257,19 @@ def license_violation(record: ModelRecord, query: StructuredQuery) -> str | None
     return None
 
 
+def runs_model(query: StructuredQuery) -> bool:
+    """Whether the user needs downloadable weights: asked for, or the model is to run on their
+    machine or learn from their labels or archive."""
+    return query.open_weights or query.compute.device_class is not None or query.data_regime is not None
+
+
 def weights_violation(record: ModelRecord, query: StructuredQuery) -> str | None:
-    """The user needs downloadable weights (asked for, or the model is to run on their machine or
-    learn from their labels or archive) and the sources say they are not released."""
-    runs = query.open_weights or query.compute.device_class is not None or query.data_regime is not None
-    if runs and record.weights_released is False and record.category != Category.embedding_product:
+    """The user needs downloadable weights (``runs_model``) and the sources say they are not released."""
+    if (
+        runs_model(query)
+        and record.weights_released is False
+        and record.category != Category.embedding_product
+    ):
         return "pretrained weights are not released"
     return None
 

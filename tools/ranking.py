@@ -16,7 +16,7 @@ from agent.query import StructuredQuery
 from agent.wording import with_article
 from rsfmd.datasets import evaluated_on
 from rsfmd.licenses import allows_commercial_use, within_licenses
-from rsfmd.schema import ModelRecord
+from rsfmd.schema import Category, ModelRecord
 from rsfmd.vocab import typical_modalities
 from tools.candidate import Candidate, Criterion, Predict
 from tools.criteria import (
@@ -29,7 +29,7 @@ from tools.criteria import (
     release_day,
 )
 from tools.evidence import EvidenceIndex
-from tools.filtering import OUTPUT_TASKS, requested_imagery, requested_modalities, takes_any
+from tools.filtering import OUTPUT_TASKS, requested_imagery, requested_modalities, runs_model, takes_any
 from tools.fit import availability_fit, focus_fit, focus_kind, imagery_fit
 from tools.region_fit import generalizability_fit
 from tools.result_credit import frozen_fit, performance_fit, regime_fit
@@ -199,6 +199,10 @@ def score_candidates(
     # that cannot take it at all.
     distinctive = distinctive_modalities(query)
     asked_imagery = requested_imagery(query)
+    needs_weights = runs_model(query)
+
+    def product(x: Candidate) -> bool:
+        return x.record.category == Category.embedding_product
 
     def order(x: Candidate) -> tuple[bool, bool, bool, bool, float, str]:
         lacks = bool(distinctive) and not takes_any(x.record, distinctive)
@@ -209,8 +213,9 @@ def score_candidates(
         if x.relaxed and asked_imagery and not asked_imagery & set(x.record.modalities):
             relaxed = set(x.relaxed)
         other = relaxed - RARE_INPUT_RELAXABLE if distinctive else relaxed
-        # Open weights asked for: a model whose weights no source confirms comes after those confirmed.
-        unconfirmed = query.open_weights and x.record.weights_released is None
+        # Weights needed (asked for, or the model is to run on the user's machine or labels): a model
+        # whose weights no source confirms comes after those confirmed.
+        unconfirmed = needs_weights and x.record.weights_released is None and not product(x)
         return bool(other), unconfirmed, lacks, bool(relaxed), -x.score, x.record.model_name.lower()
 
     ranked = sorted(candidates, key=order)
