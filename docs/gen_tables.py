@@ -64,13 +64,15 @@ def triggers_table() -> str:
         "role ends only forward scopes of that role); a resume phrase opens its role again after such an",
         "early end; a continuation carries a clause scope over a comma into a relative clause; a",
         "pseudo-trigger blocks a trigger that would match inside it. Add a row to add a phrasing.",
+        "In a phrase, `*` stands for up to four words and `<class>` for any phrase of that class of",
+        "`agent/reading/word_classes.csv` (listed at the end).",
         "",
         "| phrase | role | direction | scope | example |",
         "| --- | --- | --- | --- | --- |",
     ]
     for row in rows:
         if row["kind"] == "trigger":
-            cells = [row[k] for k in ("phrase", "role", "direction", "scope", "example")]
+            cells = [f"`{row['phrase']}`", *(row[k] for k in ("role", "direction", "scope", "example"))]
             lines.append("| " + " | ".join(cells) + " |")
     for kind, title in (
         ("terminator", "Terminators"),
@@ -86,6 +88,12 @@ def triggers_table() -> str:
             if r["kind"] == kind
         )
         lines += ["", f"**{title}:** {phrases}"]
+    classes = csv.DictReader(
+        (ROOT / "agent" / "reading" / "word_classes.csv").read_text(encoding="utf-8").splitlines()
+    )
+    lines += ["", "## Word classes", "", "| class | phrases | example |", "| --- | --- | --- |"]
+    for row in classes:
+        lines.append(f"| `<{row['class']}>` | {row['phrases'].replace('|', ', ')} | {row['example']} |")
     return "\n".join(lines) + "\n"
 
 

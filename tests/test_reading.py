@@ -529,3 +529,35 @@ def test_a_label_for_each_tile_is_classification_and_labelling_tiles_is_not() ->
         "200k unlabelled 0.5 m RGB image pairs for change detection; we may label a handful of tiles later."
     )
     assert later.task_type == "change detection"
+
+
+@pytest.mark.parametrize(
+    ("text", "regime"),
+    [
+        ("Tree species from aerial RGB-NIR; about 25k plots are labelled", "full-labels"),
+        (
+            "Periglacial landforms from Sentinel-2 and a DEM; around 1,200 polygons I digitised by hand",
+            "few-shot",
+        ),
+        ("L-band SAR land use; we have around 600 labelled 256-pixel tiles", "few-shot"),
+        ("Roads from 0.3 m RGB: ~6k labelled 1024^2 tiles from an earlier project", "full-labels"),
+        ("Barrows in LiDAR relief images; a few hundred annotated examples so far", "few-shot"),
+        (
+            "Forest-loss drivers from Landsat 8; roughly 2,000 labelled events from a published dataset",
+            "few-shot",
+        ),
+        ("Roofs from drone RGB, ~150 hand-digitised 512×512 tiles so far", "few-shot"),
+        ("Change in 200k RGB tile pairs from 2016 and 2022, and not one change annotation yet", None),
+        ("Crop types from Sentinel-2; 11 classes and 10 bands at 20 m", None),
+    ],
+)
+def test_a_count_of_labelled_samples_reads_however_it_is_worded(text: str, regime: str | None) -> None:
+    assert _query(text).data_regime == regime
+
+
+def test_an_unknown_word_class_in_the_context_table_says_where_to_add_it() -> None:
+    from agent.reading.context import _phrase
+
+    assert _phrase("every * <models> i <find>").search("every SAR model I come across is Sentinel-1")
+    with pytest.raises(ValueError, match=r"word_classes\.csv"):
+        _phrase("most <gizmos>")

@@ -375,3 +375,63 @@ def test_a_model_tried_but_not_yet_running_is_judged_with_the_others() -> None:
         "Building instance segmentation from 0.3 m aerial RGB. I tried RSPrompter and it was too slow."
     )
     assert "rsprompter" in slow.exclusions.models
+
+
+def test_a_word_class_in_a_phrase_reads_every_phrase_of_the_class() -> None:
+    vlms = _query(
+        "Hundreds of Sentinel-1 GRD scenes after a cyclone; I'd sort them with free-text queries. "
+        "Most VLMs I know only accept optical RGB. Does any text-capable model understand SAR?"
+    )
+    assert "SAR" in vlms.modality and "RGB" not in vlms.modality
+    alos = _query(
+        "ALOS-2 PALSAR-2 L-band HH land-use segmentation, one A6000. Every SAR model I come across "
+        "is pretrained on C-band Sentinel-1 VV/VH."
+    )
+    assert alos.sensor == ["ALOS-2"]
+    tested = _query(
+        "A chat assistant for SAR analysts on Gaofen-3 chips. The chat model we tested is built on a "
+        "CLIP encoder that expects three-channel optical input. 4x RTX 4090."
+    )
+    assert "RGB" not in tested.modality and "SAR" in tested.modality
+
+
+def test_what_the_user_says_is_unusable_is_ruled_out_where_they_say_it() -> None:
+    tropics = _query(
+        "I'm at an agency in the tropics where optical imagery is nearly always clouded over, so our "
+        "land-cover layer is built from S1 GRD; a few thousand labelled polygons, one GPU."
+    )
+    assert tropics.modality == ["SAR"] and tropics.sensor == ["Sentinel-1"]
+    assert "Multispectral" in tropics.exclusions.modalities
+    scope = _query(
+        "Clear-cuts from Sentinel-2 L2A time series. SAR and VHR imagery are not part of this project."
+    )
+    assert "SAR" not in scope.modality and "SAR" in scope.exclusions.modalities
+
+
+def test_a_size_said_to_break_the_budget_is_a_limit() -> None:
+    drone = _query(
+        "Fire segmentation on a Jetson Nano from drone RGB. Much over ~30M parameters will blow the "
+        "frame budget."
+    )
+    assert drone.compute.max_parameters_m == 30 and drone.compute.min_parameters_m is None
+    onboard = _query(
+        "Flood flags on board a SAR smallsat: each chip has to finish well under a second, which rules "
+        "out encoders bigger than roughly 25M parameters."
+    )
+    assert onboard.compute.max_parameters_m == 25 and onboard.compute.min_parameters_m is None
+
+
+def test_software_named_after_imagery_is_a_tool_not_the_data() -> None:
+    text = (
+        "LULC and change maps for 2019 and 2024 from Sentinel-2; so far I've run a random forest in "
+        "Google Earth Engine. One RTX 3060."
+    )
+    assert _query(text).sensor == ["Sentinel-2"]
+    assert read(text).set_aside == {"tool": ("Google Earth",)}
+
+
+def test_labels_said_to_come_from_a_source_and_imagery_said_to_come_from_a_sensor() -> None:
+    labels = _query("Building footprints from aerial RGB; our labels come from WorldView-3 interpretation")
+    assert "WorldView-3" not in labels.sensor
+    layer = _query("Cloudy tropics, so our land-cover layer comes from Sentinel-1 GRD (VV/VH); a single GPU")
+    assert layer.sensor == ["Sentinel-1"] and layer.modality == ["SAR"]

@@ -119,7 +119,7 @@ def _task(message: Message, situation: Situation) -> Message:
         has_task
         and text.strip().lower().rstrip(".!") not in {"no", "0"}
         and (labels := typed_labels_answer(text)) is not None
-        and not read.filled(text)
+        and not set(read.filled(text)) - {"data_regime", "available_data"}
     ):
         message.labels = labels  # 'a few', '500 fields' after an answer: the labels the task has
     task = message.task_text

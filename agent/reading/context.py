@@ -26,7 +26,9 @@ from typing import Literal, cast
 
 from agent.reading.probes import Probed, required_literal
 
-Role = Literal["background", "reference", "labels_source", "check", "hypothetical", "excluded", "quoted"]
+Role = Literal[
+    "background", "reference", "labels_source", "check", "hypothetical", "excluded", "quoted", "tool"
+]
 Direction = Literal["forward", "backward"]
 
 ROLE_WORDS: dict[str, str] = {
@@ -37,6 +39,7 @@ ROLE_WORDS: dict[str, str] = {
     "hypothetical": "a hypothetical option",
     "excluded": "ruled out",
     "quoted": "an example of your input text, not the task",
+    "tool": "software or a platform you work in, not your data",
 }
 
 # Sentence ends ('.', not a decimal point), and clause ends for clause-scoped triggers.
@@ -65,18 +68,21 @@ class RoleSpan:
     end: int
     role: Role
     cue: str
+    """The words that gave the role, as written (lower case)."""
 
 
 @dataclass(frozen=True)
 class ContextTable:
     """Triggers, pseudo-triggers, terminators (with the role they end, or None for all),
-    resume phrases (by role) and continuations, as read from ``context.csv``."""
+    resume phrases (by role), continuations and names, as read from ``context.csv``."""
 
     triggers: Probed[Trigger]
     pseudo: Probed[re.Pattern[str]]
     terminators: tuple[tuple[re.Pattern[str], Role | None], ...]
     resume: tuple[tuple[re.Pattern[str], Role], ...] = ()
     continuations: tuple[re.Pattern[str], ...] = ()
+    names: tuple[tuple[re.Pattern[str], Role], ...] = ()
+    """Names that play a role by themselves ('Google Earth Engine': a tool, not imagery)."""
 
 
 # A '*' in a phrase stands for up to four words: 'which * models were trained on' also reads
@@ -99,6 +105,35 @@ def _word(word: str, negated: bool) -> str:
     return _NEGATED.get(word, re.escape(word) + r"(?:n['’]t|\s+not)")
 
 
+# A '<name>' in a phrase stands for any word or phrase of that class in ``word_classes.csv``: 'most
+# * <models>' also reads 'most VLMs I know', '<be> <unusable>' also reads 'are out of the question'.
+_CLASS = re.compile(r"<([a-z_]+)>")
+
+
+@cache
+def word_classes() -> dict[str, str]:
+    """Each class of ``word_classes.csv`` as one alternation of its phrases, longest first."""
+    text = (resources.files("agent.reading") / "word_classes.csv").read_text(encoding="utf-8")
+    classes = {}
+    for row in csv.DictReader(text.splitlines()):
+        phrases = sorted(
+            {p.strip().lower() for p in row["phrases"].split("|") if p.strip()}, key=len, reverse=True
+        )
+        classes[row["class"]] = (
+            "(?:" + "|".join(r"\s+".join(map(re.escape, p.split())) for p in phrases) + ")"
+        )
+    return classes
+
+
+def _class(word: str) -> str:
+    name = _CLASS.fullmatch(word)
+    if name is None:
+        return ""
+    if name.group(1) not in word_classes():
+        raise ValueError(f"context.csv: unknown word class {word} (add it to word_classes.csv)")
+    return word_classes()[name.group(1)]
+
+
 def _phrase(phrase: str) -> re.Pattern[str]:
     words = phrase.split()
     parts: list[str] = []
@@ -106,7 +141,7 @@ def _phrase(phrase: str) -> re.Pattern[str]:
         if w == "not" and parts and i > 0 and words[i - 1] in _AUXILIARIES:
             continue  # read with the auxiliary before it
         negated = w in _AUXILIARIES and i + 1 < len(words) and words[i + 1] == "not"
-        parts.append(_GAP if w == "*" else _word(w, negated))
+        parts.append(_GAP if w == "*" else _class(w) or _word(w, negated))
     body = "".join(p if p == _GAP else p + r"\s+" for p in parts[:-1]) + (parts[-1] if parts else "")
     return re.compile(r"(?<![\w'’-])" + body + r"(?![\w'’-])", re.IGNORECASE)
 
@@ -127,6 +162,7 @@ def context_table() -> ContextTable:
     terminators: list[tuple[re.Pattern[str], Role | None]] = []
     resume: list[tuple[re.Pattern[str], Role]] = []
     continuations: list[re.Pattern[str]] = []
+    names: list[tuple[re.Pattern[str], Role]] = []
     for row in csv.DictReader(text.splitlines()):
         phrase, kind = row["phrase"].strip().lower(), row["kind"]
         if row["role"] and row["role"] not in ROLE_WORDS:
@@ -142,10 +178,12 @@ def context_table() -> ContextTable:
             resume.append((_phrase(phrase), role))
         elif kind == "continuation":
             continuations.append(re.compile(r"\s*" + _phrase(phrase).pattern, re.IGNORECASE))
+        elif kind == "name" and role:
+            names.append((_phrase(phrase), role))
         else:
             raise ValueError(
                 f"context.csv: unknown kind {kind!r} (trigger, pseudo, terminator, resume with a role, "
-                "or continuation)"
+                "continuation, or name with a role)"
             )
     return ContextTable(
         Probed(triggers, lambda trigger: required_literal(trigger.pattern)),
@@ -153,6 +191,7 @@ def context_table() -> ContextTable:
         tuple(terminators),
         tuple(resume),
         tuple(continuations),
+        tuple(names),
     )
 
 
@@ -197,8 +236,9 @@ def _forward(text: str, trigger: Trigger, end: int, table: ContextTable) -> tupl
 def _backward(text: str, trigger: Trigger, start: int, table: ContextTable) -> int:
     """Where a backward scope begins: after the last clause end, terminator or resume phrase."""
     points = _ends(text, trigger.scope)
-    points += [m.start() for t, role in table.terminators if role is None for m in t.finditer(text)]
-    points += [m.start() for p, _ in table.resume for m in p.finditer(text)]
+    # (a word that ends a scope is left out of it: the scope begins after it, less one character)
+    points += [m.end() - 1 for t, role in table.terminators if role is None for m in t.finditer(text)]
+    points += [m.end() - 1 for p, _ in table.resume for m in p.finditer(text)]
     before = sorted(p for p in points if p < start)
     # 'embeddings of stacked Sentinel-2, Sentinel-1 and DEM gave us the idea': the commas of a list
     # ending in 'and' or 'or' end no clause.
@@ -231,6 +271,8 @@ def role_spans(text: str) -> list[RoleSpan]:
     spans: list[RoleSpan] = []
     for match in _QUOTED.finditer(text):
         spans.append(RoleSpan(match.start(), match.end(), "quoted", match.group(0)))
+    for pattern, role in table.names:
+        spans += [RoleSpan(m.start(), m.end(), role, m.group(0).lower()) for m in pattern.finditer(text)]
     for trigger in table.triggers.candidates(text):
         for match in trigger.pattern.finditer(text):
             if any(s <= match.start() < e for s, e in blocked):
@@ -243,12 +285,12 @@ def role_spans(text: str) -> list[RoleSpan]:
                         _backward(text, trigger, match.start(), table),
                         match.end(),
                         trigger.role,
-                        trigger.phrase,
+                        match.group(0).lower(),
                     )
                 )
                 continue
             stop, cut_short = _forward(text, trigger, match.end(), table)
-            spans.append(RoleSpan(match.start(), stop, trigger.role, trigger.phrase))
+            spans.append(RoleSpan(match.start(), stop, trigger.role, match.group(0).lower()))
             if cut_short and (resumed := _resumed(text, trigger.role, stop, table)):
                 spans.append(resumed)
     return sorted(spans, key=lambda s: (s.start, s.end))

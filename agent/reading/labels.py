@@ -7,8 +7,10 @@ The phrasings of each data regime are rows of ``cues.csv`` (field ``data_regime`
 from __future__ import annotations
 
 import re
+from functools import cache
 from typing import NamedTuple
 
+from agent.reading.context import sentence_spans
 from agent.reading.tables import cues, first_cue
 from agent.reading.terms import blank_spans
 
@@ -48,46 +50,83 @@ _CLUSTERING = re.compile(
     r"\bclustering\b|\bto cluster\b|"
     r"\bcluster (?:them|the|my|our|these|land|pixels|images|tiles|scenes|patches)\b"
 )
-_COUNT = r"(\d[\d,]*(?:\.\d+)?)\s*(k|thousand|m|million)?"
-_LABELLED = r"(?:hand[\s-]|manually\s+)?(?:labell?ed|annotated|digiti[sz]ed|ground[\s-]truth(?:ed)?)"
-# '500 labelled tiles', 'we annotated 12,000 patches', 'a labelled dataset of 15k images'.
-_LABEL_COUNTS = (
-    re.compile(rf"\b{_COUNT}\s+{_LABELLED}\s+([a-z]+)(\s+per\s+class)?"),
-    re.compile(rf"\b(?:labell?ed|annotated|digiti[sz]ed)\s+{_COUNT}\s+([a-z]+)(\s+per\s+class)?"),
-    re.compile(rf"\b{_LABELLED}\s+(?:dataset|set|data)\s+of\s+{_COUNT}\s+([a-z]+)(\s+per\s+class)?"),
-    # 'the only labels are ~400 patches', 'our ground truth is about 60 polygons'.
-    re.compile(
-        rf"\b(?:labels|annotations|ground[\s-]truth|training\s+data)\s+(?:are|is|were|was)\s+"
-        rf"(?:only\s+|just\s+)?(?:about\s+|around\s+|roughly\s+|~\s*)?{_COUNT}\s+([a-z]+)(\s+per\s+class)?"
-    ),
-    # 'crop types, 1000 labels': the labels counted themselves.
-    re.compile(rf"\b{_COUNT}\s+(labels|annotations)(\s+per\s+(?:class|category))?\b"),
-    # '10 samples per class': a count per class is a count of labels.
-    re.compile(rf"\b{_COUNT}\s+([a-z]+)(\s+per\s+(?:class|category|label))\b"),
-)
-_NOT_SAMPLES = frozenset({"pixels", "pixel", "points", "bands", "classes", "categories", "percent", "hours"})
-_POINT_LABELS = frozenset({"points"})
+# A count of labelled samples, read in three parts: a number ('1,200', '25k', 'a few hundred'), up to
+# three words that qualify the samples ('hand-digitised change'), and a noun of samples from
+# ``cues.csv`` (field ``label_count``, value ``sample``: polygons, tiles, plots ...); it is a count of
+# labels when a word of labelling (value ``labelled``: labelled, annotated, digitised, verified ...)
+# or the labels themselves ('labels are 400 patches') stand within the same sentence, close to it.
+_NUMBER = r"(\d[\d,]*(?:\.\d+)?)\s*(k|thousand|m|million)?\b"
+_NOT_QUALIFIER = r"(?:over|from|in|at|of|and|or|with|to|for|by|on|per|the|a|an|we|i|our|my)\b"
+_QUALIFIERS = rf"((?:(?!{_NOT_QUALIFIER})[\w'/^×-]+\s+|/\s*){{0,3}}?)"
+_PER_CLASS = re.compile(r"\s*(?:per|a|each|for each|for every)\s+(?:class|category|label|type)\b")
+_NEAR = 70
+"""How far (in characters) a word of labelling may stand from the count."""
 FEW_LABELS, FEW_LABELS_PER_CLASS = 5000, 500
 """Fewer labelled samples than this (in all, or per class) read as few-shot; more as enough to fine-tune."""
+_SCALE = {"k": 1e3, "thousand": 1e3, "m": 1e6, "million": 1e6}
+
+
+@cache
+def _count_patterns() -> tuple[re.Pattern[str], re.Pattern[str], tuple[tuple[re.Pattern[str], float], ...]]:
+    """The count of samples (number, qualifiers, sample noun), the words of labelling, and the
+    counts said in words ('a few hundred': 300), from ``cues.csv``."""
+    rows = dict(cues("label_count"))
+    sample, labelled = rows.pop("sample"), rows.pop("labelled")
+    words = tuple(
+        (re.compile(rf"\b(?:{pattern})\s+(?:of\s+)?"), float(value)) for value, pattern in rows.items()
+    )
+    # (a year is no count: 'pairs from 2016 and 2022')
+    count = re.compile(rf"(?<![\w.,^×-])(?!(?:19|20)\d\d\b){_NUMBER}\s*{_QUALIFIERS}(?:{sample})\b")
+    return count, re.compile(rf"(?<!\w)(?:{labelled})"), words
+
+
+def _counts(text: str) -> list[tuple[float, int, int]]:
+    """(count, start, end) of every count of samples in ``text``, in words or in figures."""
+    count, _, words = _count_patterns()
+    found = []
+    for match in count.finditer(text):
+        scale = _SCALE.get((match.group(2) or "").lower(), 1.0)
+        found.append((float(match.group(1).replace(",", "")) * scale, match.start(), match.end()))
+    for pattern, value in words:
+        for match in pattern.finditer(text):
+            noun = count.pattern.split(_QUALIFIERS, 1)[1]
+            if tail := re.match(_QUALIFIERS + noun, text[match.end() :]):
+                found.append((value, match.start(), match.end() + tail.end()))
+    return sorted(found, key=lambda f: f[1])
+
+
+# 'not one change annotation yet', 'no labels': a word of labelling said of none.
+_NONE_BEFORE = re.compile(
+    r"\b(?:no|not(?:\s+(?:a|one|a single|any))?|without|zero|never)\s+(?:[\w-]+\s+){0,2}$"
+)
+
+
+def _said_labelled(near: str, labelled: re.Pattern[str]) -> bool:
+    """Whether ``near`` holds a word of labelling not said of none."""
+    return any(not _NONE_BEFORE.search(near[: m.start()]) for m in labelled.finditer(near))
 
 
 def _label_count(text: str) -> tuple[str, str] | None:
     """(regime, note) from a stated number of labelled samples; None when no count is stated."""
-    for i, pattern in enumerate(_LABEL_COUNTS):
-        match = pattern.search(text)
-        # '300 labelled points' are point labels; '300 points' alone are not samples (nor are pixels).
-        not_samples = _NOT_SAMPLES - _POINT_LABELS if i < 4 else _NOT_SAMPLES
-        if match is None or match.group(3) in not_samples:
-            continue
-        scale = {"k": 1e3, "thousand": 1e3, "m": 1e6, "million": 1e6}.get(match.group(2) or "", 1.0)
-        count = float(match.group(1).replace(",", "")) * scale
-        per_class = bool(match.group(4))
-        limit = FEW_LABELS_PER_CLASS if per_class else FEW_LABELS
-        regime = "few-shot" if count < limit else "full-labels"
-        reading = "few labels" if regime == "few-shot" else "enough labels to fine-tune"
-        side = "fewer than" if regime == "few-shot" else "at least"
-        bound = f"{side} {limit:,}{' per class' if per_class else ''}"
-        return regime, f"'{match.group(0).strip()}' read as {reading} ({bound})"
+    _, labelled, _ = _count_patterns()
+    for start, end in sentence_spans(text):
+        sentence = text[start:end]
+        for count, s, e in _counts(sentence):
+            near = sentence[max(0, s - _NEAR) : e + _NEAR]
+            # ('20 images per class': a count per class is a count of labels)
+            per = _PER_CLASS.match(sentence, e)
+            # (a count of pixels says how many samples only per class: '1M labelled pixels' may be a
+            # few dense masks)
+            pixels = sentence[s:e].rstrip("s").endswith("pixel")
+            per_class, e = bool(per), per.end() if per else e
+            if not per_class and (pixels or not _said_labelled(near, labelled)):
+                continue
+            limit = FEW_LABELS_PER_CLASS if per_class else FEW_LABELS
+            regime = "few-shot" if count < limit else "full-labels"
+            reading = "few labels" if regime == "few-shot" else "enough labels to fine-tune"
+            side = "fewer than" if regime == "few-shot" else "at least"
+            bound = f"{side} {limit:,}{' per class' if per_class else ''}"
+            return regime, f"'{sentence[s:e].strip()}' read as {reading} ({bound})"
     return None
 
 
@@ -95,7 +134,7 @@ def regime_spans(text: str) -> list[tuple[int, int]]:
     """Where ``text`` says how many labels there are ('few labels', '500 labelled images')."""
     lowered = text.lower()
     spans = [m.span() for _, pattern in cues("data_regime") for m in re.finditer(pattern, lowered)]
-    return spans + [m.span() for pattern in _LABEL_COUNTS for m in pattern.finditer(lowered)]
+    return spans + [(s, e) for _, s, e in _counts(lowered)]
 
 
 class Regime(NamedTuple):
