@@ -122,6 +122,17 @@ def load_second_opinions(path: Path | None = None) -> list[SecondOpinion]:
     return [SecondOpinion.model_validate_json(line) for line in lines if line.strip()]
 
 
+def load_reworded(path: Path | None = None) -> dict[str, str]:
+    """Develop requests written again in other words, same facts and asks (``reworded.jsonl``):
+    request id -> text; none when the file is absent. Judged on the original's gold, they show how
+    far an answer depends on the wording rather than on the request."""
+    path = path or realistic_dir() / "reworded.jsonl"
+    if not path.exists():
+        return {}
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    return {row["id"]: row["text"] for row in rows}
+
+
 class RequestScore(BaseModel):
     """How one system's top k fares on one request."""
 

@@ -2,9 +2,9 @@
 
 Writes, in the output folder: ``realistic_picks.jsonl`` (one line per system and request, reused
 on a rerun unless ``fresh``), ``realistic_metrics.json`` (per system: held-out, develop and all;
-a second curator against the gold beside each system on the same requests; the models most often
-in the top 3), ``realistic_detail.json`` (per family, per modality, per request; every model's
-top-3 count) and ``realistic_report.md``.
+a second curator against the gold beside each system on the same requests; the develop requests
+as written and reworded; the models most often in the top 3), ``realistic_detail.json`` (per
+family, per modality, per request; every model's top-3 count) and ``realistic_report.md``.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from evaluation.realistic import (
     Summary,
     grouped,
     load_requests,
+    load_reworded,
     load_second_opinions,
     score_request,
     select_split,
@@ -129,6 +130,31 @@ def agreement(
     return out
 
 
+REWORDED = "~reworded"
+"""The suffix of a reworded request's id among the picks."""
+
+
+def wording(
+    requests: Sequence[RealisticRequest],
+    reworded: dict[str, str],
+    picks: dict[tuple[str, str], SystemPick],
+    systems: Sequence[str],
+    records: Sequence[ModelRecord],
+) -> dict[str, dict[str, Summary]]:
+    """Per system: the develop requests that were reworded, as written and reworded, each judged on
+    the original's gold."""
+    by_id = {r.model_id: r for r in records}
+    chosen = [r for r in select_split(requests, "develop") if r.id in reworded]
+    out: dict[str, dict[str, Summary]] = {}
+    for system in systems if chosen else ():
+        again = [score_request(r, picks[(system, r.id + REWORDED)].model_ids, by_id) for r in chosen]
+        out[system] = {
+            "as written": summarise(judge(chosen, picks, system, records)),
+            "reworded": summarise(again),
+        }
+    return out
+
+
 def _table(rows: dict[str, dict[str, float]]) -> list[str]:
     lines = [
         "| | requests | violations % | good@3 % | top-1 good % | acceptable % |",
@@ -148,6 +174,7 @@ def report(
     dominance: dict[str, int],
     develop: set[str],
     agreed: dict[str, dict[str, Summary]] | None = None,
+    worded: dict[str, dict[str, Summary]] | None = None,
 ) -> str:
     """The Markdown report."""
     lines = [
@@ -190,6 +217,18 @@ def report(
             lines += ["", f"{split.capitalize()}:", ""]
             lines += _table({name: s.model_dump() for name, s in rows.items()})
         lines.append("")
+    if worded:
+        lines += [
+            "## The same develop requests in other words",
+            "",
+            "Each develop request written again by someone else, with the same facts and asks",
+            "(reworded.jsonl), and judged on the original's gold: how far an answer depends on the",
+            "wording rather than on the request.",
+        ]
+        for system, rows in worded.items():
+            lines += ["", f"{system}:", ""]
+            lines += _table({name: s.model_dump() for name, s in rows.items()})
+        lines.append("")
     if dominance:
         lines += [
             "## Models most often in the top 3 (realistic set and the 75 benchmark queries, remsa)",
@@ -213,12 +252,19 @@ def run_realistic(
     """Run, judge and report (``only``: these request ids); returns the metrics written."""
     requests = [r for r in load_requests() if only is None or r.id in only]
     texts = {r.id: r.text for r in requests}
+    develop = {r.id for r in select_split(requests, "develop")}
+    reworded = {i: text for i, text in load_reworded().items() if i in develop}
+    texts.update({i + REWORDED: text for i, text in reworded.items()})
     texts.update(benchmark_texts or {})
     picks = run_picks(systems, texts, out_dir, fresh=fresh)
     names = [s.name for s in systems]
     result = metrics(requests, picks, names, records)
     dominance = (
-        top3_appearances(p.model_ids for (system, _), p in picks.items() if system == "remsa")
+        top3_appearances(
+            p.model_ids
+            for (system, request_id), p in picks.items()
+            if system == "remsa" and not request_id.endswith(REWORDED)
+        )
         if "remsa" in names
         else {}
     )
@@ -226,14 +272,20 @@ def run_realistic(
     top = dict(list(dominance.items())[:10])
     agreed = agreement(requests, load_second_opinions(), picks, names, records)
     second = {split: {name: s.model_dump() for name, s in rows.items()} for split, rows in agreed.items()}
+    worded = wording(requests, reworded, picks, names, records)
+    again = {system: {name: s.model_dump() for name, s in rows.items()} for system, rows in worded.items()}
     (out_dir / METRICS).write_text(
-        json.dumps({"summary": summary, "second_opinion": second, "top3_most_often": top}, indent=1),
+        json.dumps(
+            {"summary": summary, "second_opinion": second, "reworded": again, "top3_most_often": top},
+            indent=1,
+        ),
         encoding="utf-8",
     )
     (out_dir / DETAIL).write_text(
         json.dumps({"dominance": dominance, "detail": result}, indent=1), encoding="utf-8"
     )
     labels = {r.model_id: r.model_name for r in records}
-    develop = {r.id for r in select_split(requests, "develop")}
-    (out_dir / REPORT).write_text(report(result, labels, dominance, develop, agreed), encoding="utf-8")
+    (out_dir / REPORT).write_text(
+        report(result, labels, dominance, develop, agreed, worded), encoding="utf-8"
+    )
     return result

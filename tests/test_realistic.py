@@ -9,6 +9,7 @@ from evaluation.realistic import (
     Constraints,
     constraint_breaks,
     load_requests,
+    load_reworded,
     load_second_opinions,
     realistic_dir,
     score_request,
@@ -140,4 +141,28 @@ def test_bench_realistic_runs_and_judges_only_the_requests_selected(tmp_path, mo
     assert "A second curator on the same requests" in (out / "realistic_report.md").read_text(
         encoding="utf-8"
     )
+    # The develop requests among them are run reworded too, and judged on the original's gold.
+    develop = {r.id for r in select_split(load_requests(), "develop")}
+    chosen = sorted({"r1-01", opinion.id} & develop & set(load_reworded()))
+    assert chosen
+    rows = [
+        json.loads(line) for line in (out / "realistic_picks.jsonl").read_text(encoding="utf-8").splitlines()
+    ]
+    again = {row["id"]: row["pick"]["model_ids"] for row in rows}
+    requests = {r.id: r for r in load_requests()}
+    expected = summarise([score_request(requests[i], again[f"{i}~reworded"], by_id) for i in chosen])
+    assert metrics["reworded"]["db-retrieval"]["reworded"] == expected.model_dump()
+    assert metrics["reworded"]["db-retrieval"]["as written"]["requests"] == len(chosen)
+    assert "in other words" in (out / "realistic_report.md").read_text(encoding="utf-8")
     assert main([*args, "--select", "r1-01,nope"]) == 2
+
+
+def test_reworded_requests_are_develop_requests_in_other_words() -> None:
+    reworded = load_reworded()
+    requests = {r.id: r for r in load_requests()}
+    held_out = {r.id for r in select_split(load_requests(), "held-out")}
+    assert len(reworded) >= 200 and not set(reworded) & held_out  # the held-out quarter is never reworded
+    for request_id, text in reworded.items():
+        original = requests[request_id].text
+        assert text.strip() and text != original
+        assert 0.5 < len(text) / len(original) < 1.8, request_id
