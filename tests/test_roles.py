@@ -435,3 +435,30 @@ def test_labels_said_to_come_from_a_source_and_imagery_said_to_come_from_a_senso
     assert "WorldView-3" not in labels.sensor
     layer = _query("Cloudy tropics, so our land-cover layer comes from Sentinel-1 GRD (VV/VH); a single GPU")
     assert layer.sensor == ["Sentinel-1"] and layer.modality == ["SAR"]
+
+
+def test_rows_with_word_classes_read_the_ways_people_say_the_same_thing() -> None:
+    # A tool they followed is what they tried, not what they need.
+    tutorial = _query(
+        "I worked through the TorchGeo tutorial that feeds Sentinel-1 pairs into the SSL4EO MoCo ResNet-50 "
+        "weights; now I need something for my own area. It has to be VV/VH backscatter, 80 labelled tiles."
+    )
+    assert tutorial.modality == ["SAR"] and not tutorial.architectures
+    # Data only for checking results, and colours the user compares in, are not inputs.
+    heights = _query(
+        "Canopy heights from 2023 NAIP (60 cm, RGB + NIR) without training anything; the old LiDAR only "
+        "serves to sanity-check stands that haven't changed. Laptop CPU."
+    )
+    assert "LiDAR" not in heights.modality and heights.modality == ["Multispectral"]
+    cultivars = _query(
+        "Drone hyperspectral, 270 bands; a per-pixel map of 20 cultivars, some of which are "
+        "indistinguishable in RGB; 20-50 labelled pixels per class."
+    )
+    assert cultivars.modality == ["Hyperspectral"] and cultivars.data_regime == "few-shot"
+    # Labels made by rasterising a map are where the labels come from; the basemap is the input.
+    osm = _query(
+        "My own segmentation set by rasterising OpenStreetMap polygons (buildings, roads, water, parks, "
+        "farmland) over a Maxar WorldView basemap at about 0.5 m, RGB only; one RTX 3060."
+    )
+    assert osm.modality == ["RGB"] and "Vector map" not in osm.modality
+    assert osm.application != "cropland mapping"
