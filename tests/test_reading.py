@@ -561,3 +561,19 @@ def test_an_unknown_word_class_in_the_context_table_says_where_to_add_it() -> No
     assert _phrase("every * <models> i <find>").search("every SAR model I come across is Sentinel-1")
     with pytest.raises(ValueError, match=r"word_classes\.csv"):
         _phrase("most <gizmos>")
+
+
+def test_a_priority_said_not_to_matter_is_no_priority() -> None:
+    relaxed = _query(
+        "Sentinel-2 land cover on a laptop; I don't need state-of-the-art accuracy, just something light"
+    )
+    assert "accuracy" not in relaxed.priorities
+    assert "accuracy" in _query("Sentinel-2 land cover; I want state-of-the-art accuracy").priorities
+
+
+def test_labels_counted_beside_self_supervised_encoders_are_counted() -> None:
+    nairobi = _query(
+        "New built-up areas from 2019 and 2024 Sentinel-2 mosaics, about 300 hand-checked change polygons; "
+        "I was told to look at self-supervised ResNet-18/50 encoders. Laptop, no GPU."
+    )
+    assert nairobi.data_regime == "few-shot"

@@ -462,3 +462,21 @@ def test_rows_with_word_classes_read_the_ways_people_say_the_same_thing() -> Non
     )
     assert osm.modality == ["RGB"] and "Vector map" not in osm.modality
     assert osm.application != "cropland mapping"
+
+
+def test_what_is_said_of_a_tried_model_after_a_comma_is_said_of_it() -> None:
+    landsat = _query(
+        "Canopy height at 30 m from Landsat 8/9 surface reflectance. I tried Depth Any Canopy, but it was "
+        "fine-tuned on 1 m aerial RGB and has never seen Landsat-scale pixels."
+    )
+    assert landsat.modality == ["Multispectral"] and "Aerial" not in landsat.sensor
+    outdated = _query(
+        "The state LiDAR canopy height model I have is from 2013 and badly outdated, so I'd like current "
+        "canopy heights from the 2023 NAIP imagery."
+    )
+    assert "LiDAR" not in outdated.modality and outdated.sensor == ["NAIP"]
+    glaciers = _query(
+        "Debris-covered glaciers from Landsat 7 ETM+ with both thermal bands and SRTM slope; a backbone that "
+        "only accepts RGB or the fixed Sentinel-2 band set is not much use to me."
+    )
+    assert "Sentinel-2" not in glaciers.sensor and "Thermal" in glaciers.modality

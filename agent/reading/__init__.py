@@ -34,7 +34,12 @@ class Reading:
         """The message with every stretch of another role blanked (same offsets); what it rules
         out ('a GPU is out of the question') is restated after it as a negation ('no GPU'), which
         the reader of requirements already understands."""
-        ruled_out = [_subject(self.text[s.start : s.end], s.cue) for s in self.spans if s.role == "excluded"]
+        ruled_out = [
+            words
+            for s in self.spans
+            if s.role == "excluded"
+            for words in _ruled_out(_subject(self.text[s.start : s.end], s.cue))
+        ]
         # A restatement is read like any text: 'no 7B chat model' is itself set aside by its row.
         restated = "".join(
             _blank(f"; no {words}", role_spans(f"; no {words}")) for words in ruled_out if words
@@ -76,6 +81,25 @@ def _subject(stretch: str, cue: str) -> str:
     """What a ruled-out stretch names: 'a GPU is out of the question' -> 'GPU'."""
     words = re.sub(re.escape(cue), " ", stretch, flags=re.IGNORECASE).strip(" ,;:.")
     return _ARTICLE.sub("", words)
+
+
+# A subject longer than this is restated by the data it names: 'a backbone that only accepts RGB or
+# the fixed Sentinel-2 band set' rules out RGB and Sentinel-2, not the sentence.
+_LONG_SUBJECT = 6
+
+
+def _ruled_out(subject: str) -> list[str]:
+    """What to restate as ruled out: the subject, or when it is long, each kind of data it names."""
+    from agent.reading.terms import find_terms
+
+    if len(subject.split()) <= _LONG_SUBJECT:
+        return [subject]
+    named = [
+        subject[s:e]
+        for vocabulary in ("modalities", "sensors")
+        for _, s, e in find_terms(subject, vocabulary)
+    ]
+    return list(dict.fromkeys(named)) or [subject]
 
 
 def read(text: str) -> Reading:

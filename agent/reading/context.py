@@ -253,6 +253,9 @@ def _backward(text: str, trigger: Trigger, start: int, table: ContextTable) -> i
     return before[-1] + 1 if before else 0
 
 
+_RESUME_NEXT = re.compile(r"\s*(?:and|but)\s+(?:it|they)\b", re.IGNORECASE)
+
+
 def _resumed(text: str, role: Role, after: int, table: ContextTable) -> RoleSpan | None:
     """The role opened again by a resume phrase after an early end, up to the clause's end."""
     sentence_end = next((p for p in _ends(text, "sentence") if p >= after), len(text))
@@ -291,6 +294,9 @@ def role_spans(text: str) -> list[RoleSpan]:
                 continue
             stop, cut_short = _forward(text, trigger, match.end(), table)
             spans.append(RoleSpan(match.start(), stop, trigger.role, match.group(0).lower()))
-            if cut_short and (resumed := _resumed(text, trigger.role, stop, table)):
+            # 'I tried X, but it was fine-tuned on aerial RGB': a resume phrase right after the early
+            # end (a terminator of the role, or a comma) goes on saying it of the same model.
+            after_comma = stop < len(text) and text[stop] == "," and _RESUME_NEXT.match(text, stop + 1)
+            if (cut_short or after_comma) and (resumed := _resumed(text, trigger.role, stop, table)):
                 spans.append(resumed)
     return sorted(spans, key=lambda s: (s.start, s.end))

@@ -27,7 +27,11 @@ _SIMILARITY_SEARCH = re.compile(
 )
 # Learning of one's own from unlabelled data ('continue self-supervised pretraining on our archive',
 # 'unsupervised change signals').
-_OWN_PRETRAINING = re.compile(r"\b(?:self[\s-]supervised|unsupervised)\b")
+# ('self-supervised ResNet-50 encoders' names a kind of model, not what the user will do)
+_OWN_PRETRAINING = re.compile(
+    r"\b(?:self[\s-]supervised|unsupervised)\b"
+    r"(?!\s+(?:[\w/-]+\s+){0,2}(?:encoders?|models?|backbones?|weights|checkpoints?|networks?)\b)"
+)
 _FROZEN = re.compile(
     r"\bfrozen\s+(?:(?:pre-?trained|[\w-]*(?:clip|vit|dino|mae|fm)[\w-]*)\s+){0,2}(?:encoders?|backbones?|features?|embeddings?|weights|models?|"
     r"representations?)\b|"
@@ -161,6 +165,10 @@ def read_regime(lowered: str, sensors: list[str], task_type: str | None, notes: 
         notes.append(
             "'no fine-tuning' with a frozen encoder read as a light head on its features, not zero-shot"
         )
+    # A count of labelled samples says how many labels there are, whatever else is done without them.
+    if regime is None and (counted := _label_count(lowered)):
+        regime = counted[0]
+        notes.append(counted[1])
     uses_unlabelled = (
         _CLUSTERING.search(lowered) or _SIMILARITY_SEARCH.search(lowered) or _OWN_PRETRAINING.search(lowered)
     )
@@ -168,9 +176,6 @@ def read_regime(lowered: str, sensors: list[str], task_type: str | None, notes: 
         # Grouping or searching embeddings, or pretraining further on one's own archive, without
         # labels is unsupervised use of an encoder, not zero-shot prompting.
         regime = "unlabeled"
-    if regime is None and (counted := _label_count(lowered)):
-        regime = counted[0]
-        notes.append(counted[1])
     transfer = _WITHOUT_RETRAINING.search(lowered) if regime == "zero-shot" and len(sensors) > 1 else None
     if transfer:
         # 'works on Sentinel-2 and Landsat without retraining': one model across sensors.

@@ -209,10 +209,21 @@ def architectures(lowered: str) -> list[str]:
     return []
 
 
+def _waived(lowered: str, start: int) -> bool:
+    """Whether the priority said at ``start`` is said not to matter ('I don't need state-of-the-art
+    accuracy'): a waiver of ``cues.csv`` (field ``priority_waived``) shortly before it, in its clause."""
+    before = re.split(r"[.;:!?,]", lowered[max(0, start - 40) : start])[-1]
+    return bool(cue_pattern("priority_waived", "waived").search(before))
+
+
 def read_priorities(lowered: str, device: str | None, transfer: bool, notes: list[str]) -> list[str]:
     """What the task says matters most, saying in ``notes`` how adoption is weighed."""
     table = cues("priority")
-    priorities = [label for label, pattern in table if re.search(pattern, lowered)]
+    priorities = [
+        label
+        for label, pattern in table
+        if any(not _waived(lowered, m.start()) for m in re.finditer(pattern, lowered))
+    ]
     if "adoption" in priorities:
         adoption = re.search(dict(table)["adoption"], lowered)
         assert adoption is not None
