@@ -480,3 +480,32 @@ def test_what_is_said_of_a_tried_model_after_a_comma_is_said_of_it() -> None:
         "only accepts RGB or the fixed Sentinel-2 band set is not much use to me."
     )
     assert "Sentinel-2" not in glaciers.sensor and "Thermal" in glaciers.modality
+
+
+def test_kinds_of_model_said_not_to_work_are_ruled_out_and_a_stopgap_is_what_was_tried() -> None:
+    reef = _query(
+        "Reef habitats from WorldView-3 8-band VNIR; an RGB-only backbone won't work, because the "
+        "coastal and yellow bands see through the water."
+    )
+    assert reef.modality == ["Multispectral"] and "RGB" in reef.exclusions.modalities
+    laptop = _query(
+        "Text search over NAIP tiles; any model above a few hundred million parameters will crawl on "
+        "this laptop"
+    )
+    assert laptop.compute.max_parameters_m == 500 and laptop.compute.min_parameters_m is None
+    search = _query(
+        'Type "burnt hillside next to a town" and get ranked Sentinel-2 tiles, no labels. A colleague\'s '
+        "stopgap has an LLM caption a sample of tiles. I'd prefer one model with text and imagery in one "
+        "embedding space."
+    )
+    assert search.application != "image captioning" and search.task_type != "captioning"
+
+
+def test_a_handful_of_dates_is_not_a_handful_of_labels() -> None:
+    assert (
+        _query(
+            "LULC from Sentinel-2 seasonal composites, a handful of dates per year; one RTX 3060"
+        ).data_regime
+        is None
+    )
+    assert _query("Flood maps from Sentinel-1; we can label a handful of tiles").data_regime == "few-shot"
