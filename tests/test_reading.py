@@ -577,3 +577,20 @@ def test_labels_counted_beside_self_supervised_encoders_are_counted() -> None:
         "I was told to look at self-supervised ResNet-18/50 encoders. Laptop, no GPU."
     )
     assert nairobi.data_regime == "few-shot"
+
+
+def test_a_size_bound_given_as_a_backbone_reads_in_other_words_too() -> None:
+    for text in (
+        "Tundra land cover from Sentinel-1 on a CPU-only server, so I'd rather not go beyond a ViT-Base.",
+        "Tundra land cover from Sentinel-1 on a CPU-only server; I'd prefer not to go bigger than a "
+        "ViT-Base.",
+    ):
+        assert _query(text).compute.max_parameters_m == 95, text
+
+
+def test_generation_of_electricity_is_not_image_generation() -> None:
+    plants = _query(
+        "Power plants on or off from Landsat 8 thermal; labels come from hourly generation reports"
+    )
+    assert plants.task_type != "generation"
+    assert _query("Synthetic image generation of SAR ships for augmentation").task_type == "generation"

@@ -133,7 +133,10 @@ BOUND_AFTER = re.compile(
 BOUND_BEFORE = re.compile(
     r"(?:(at least|no smaller than|not smaller than|minimum of)|"
     r"(at most|no (?:larger|bigger|heavier) than|nothing (?:larger|bigger|heavier) than|"
-    r"not (?:larger|bigger|heavier) than|up to))\s+(?:an?\s+|the\s+)?$"
+    r"not (?:larger|bigger|heavier) than|up to|"
+    # 'I'd rather not go beyond a ViT-Base', 'nothing beyond a ResNet-50'
+    r"not (?:to )?go (?:beyond|above|past|over|bigger than|larger than)|nothing (?:beyond|above|past)))"
+    r"\s+(?:an?\s+|the\s+)?$"
 )
 _SIZED_AS = re.compile(r"[\s-]*(?:sized|size|scale|class)\b(?!\s+(?:or|and)\b)")
 _BOUND_FAMILIES = ("ViT-", "Swin", "ResNet-", "WRN-", "ConvNeXt-")
@@ -157,7 +160,7 @@ def _backbone_bound(lowered: str, written: str) -> tuple[float | None, float | N
     for pattern, name, size in _bound_backbones().candidates(lowered):
         for match in pattern.finditer(lowered):
             after = BOUND_AFTER.match(lowered, match.end())
-            before = BOUND_BEFORE.search(lowered, max(0, match.start() - 24), match.start())
+            before = BOUND_BEFORE.search(lowered, max(0, match.start() - 32), match.start())
             bound = after or before
             if bound is None:
                 if sized := _SIZED_AS.match(lowered, match.end()):
