@@ -594,3 +594,9 @@ def test_generation_of_electricity_is_not_image_generation() -> None:
     )
     assert plants.task_type != "generation"
     assert _query("Synthetic image generation of SAR ships for augmentation").task_type == "generation"
+
+
+def test_a_climate_project_or_a_weather_service_is_not_climate_data() -> None:
+    assert "Climate" not in _query("Our urban-climate group asks questions of Sentinel-2 tiles").modality
+    assert "Climate" not in _query("Our weather service holds SEVIRI imagery from Meteosat").modality
+    assert "Climate" in _query("Crop yield from Sentinel-2 time series plus ERA5 weather data").modality
