@@ -10,6 +10,7 @@ family, per modality, per request; every model's top-3 count) and ``realistic_re
 from __future__ import annotations
 
 import json
+import textwrap
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -168,6 +169,15 @@ def _table(rows: dict[str, dict[str, float]]) -> list[str]:
     return lines
 
 
+def _section(title: str, intro: str, groups: dict[str, dict[str, Summary]]) -> list[str]:
+    """A report section: its title, what it shows, and one table per group."""
+    lines = [f"## {title}", "", *textwrap.wrap(intro, 100)]
+    for name, rows in groups.items():
+        lines += ["", f"{name}:", ""]
+        lines += _table({row: s.model_dump() for row, s in rows.items()})
+    return [*lines, ""]
+
+
 def report(
     result: dict[str, dict[str, Any]],
     names: dict[str, str],
@@ -206,29 +216,21 @@ def report(
                 lines.append(f"- {s['request_id']}: {picks} ({why})")
         lines.append("")
     if agreed:
-        lines += [
-            "## A second curator on the same requests",
-            "",
-            "Requests answered again by a curator who never saw their gold (gold_log.md, 'Second",
-            "opinions'), judged like any system: how far the gold's judgement can be reproduced from the",
+        lines += _section(
+            "A second curator on the same requests",
+            "Requests answered again by a curator who never saw their gold (gold_log.md, 'Second "
+            "opinions'), judged like any system: how far the gold's judgement can be reproduced from the "
             "request and RS-FMD. The systems' rows are on the same requests.",
-        ]
-        for split, rows in agreed.items():
-            lines += ["", f"{split.capitalize()}:", ""]
-            lines += _table({name: s.model_dump() for name, s in rows.items()})
-        lines.append("")
+            {split.capitalize(): rows for split, rows in agreed.items()},
+        )
     if worded:
-        lines += [
-            "## The same develop requests in other words",
-            "",
-            "Each develop request written again by someone else, with the same facts and asks",
-            "(reworded.jsonl), and judged on the original's gold: how far an answer depends on the",
+        lines += _section(
+            "The same develop requests in other words",
+            "Each develop request written again by someone else, with the same facts and asks "
+            "(reworded.jsonl), and judged on the original's gold: how far an answer depends on the "
             "wording rather than on the request.",
-        ]
-        for system, rows in worded.items():
-            lines += ["", f"{system}:", ""]
-            lines += _table({name: s.model_dump() for name, s in rows.items()})
-        lines.append("")
+            worded,
+        )
     if dominance:
         lines += [
             "## Models most often in the top 3 (realistic set and the 75 benchmark queries, remsa)",
