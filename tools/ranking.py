@@ -201,9 +201,6 @@ def score_candidates(
     asked_imagery = requested_imagery(query)
     needs_weights = runs_model(query)
 
-    def product(x: Candidate) -> bool:
-        return x.record.category == Category.embedding_product
-
     def order(x: Candidate) -> tuple[bool, bool, bool, bool, float, str]:
         lacks = bool(distinctive) and not takes_any(x.record, distinctive)
         # Documented for another sensor only: the imagery criterion and the penalty weigh that, so
@@ -215,7 +212,11 @@ def score_candidates(
         other = relaxed - RARE_INPUT_RELAXABLE if distinctive else relaxed
         # Weights needed (asked for, or the model is to run on the user's machine or labels): a model
         # whose weights no source confirms comes after those confirmed.
-        unconfirmed = needs_weights and x.record.weights_released is None and not product(x)
+        unconfirmed = (
+            needs_weights
+            and x.record.weights_released is None
+            and x.record.category != Category.embedding_product
+        )
         return bool(other), unconfirmed, lacks, bool(relaxed), -x.score, x.record.model_name.lower()
 
     ranked = sorted(candidates, key=order)

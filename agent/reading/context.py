@@ -253,7 +253,10 @@ def _backward(text: str, trigger: Trigger, start: int, table: ContextTable) -> i
     return before[-1] + 1 if before else 0
 
 
-_RESUME_NEXT = re.compile(r"\s*(?:and|but)\s+(?:it|they)\b", re.IGNORECASE)
+def _resumes_at(text: str, role: Role, at: int, table: ContextTable) -> bool:
+    """Whether a resume phrase of ``role`` opens the text at ``at`` (after any spaces)."""
+    at = len(text) - len(text[at:].lstrip())
+    return any(resume_role == role and pattern.match(text, at) for pattern, resume_role in table.resume)
 
 
 def _resumed(text: str, role: Role, after: int, table: ContextTable) -> RoleSpan | None:
@@ -296,7 +299,9 @@ def role_spans(text: str) -> list[RoleSpan]:
             spans.append(RoleSpan(match.start(), stop, trigger.role, match.group(0).lower()))
             # 'I tried X, but it was fine-tuned on aerial RGB': a resume phrase right after the early
             # end (a terminator of the role, or a comma) goes on saying it of the same model.
-            after_comma = stop < len(text) and text[stop] == "," and _RESUME_NEXT.match(text, stop + 1)
+            after_comma = (
+                stop < len(text) and text[stop] == "," and _resumes_at(text, trigger.role, stop + 1, table)
+            )
             if (cut_short or after_comma) and (resumed := _resumed(text, trigger.role, stop, table)):
                 spans.append(resumed)
     return sorted(spans, key=lambda s: (s.start, s.end))

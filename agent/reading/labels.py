@@ -70,32 +70,40 @@ FEW_LABELS, FEW_LABELS_PER_CLASS = 5000, 500
 _SCALE = {"k": 1e3, "thousand": 1e3, "m": 1e6, "million": 1e6}
 
 
+class _CountPatterns(NamedTuple):
+    """The patterns of a count of labelled samples, from ``cues.csv``."""
+
+    figures: re.Pattern[str]  # a count in figures: number, qualifiers, sample noun
+    samples: re.Pattern[str]  # what follows a count in words: qualifiers, sample noun
+    labelled: re.Pattern[str]  # a word of labelling
+    words: tuple[tuple[re.Pattern[str], float], ...]  # counts in words ('a few hundred': 300)
+
+
 @cache
-def _count_patterns() -> tuple[re.Pattern[str], re.Pattern[str], tuple[tuple[re.Pattern[str], float], ...]]:
-    """The count of samples (number, qualifiers, sample noun), the words of labelling, and the
-    counts said in words ('a few hundred': 300), from ``cues.csv``."""
+def _count_patterns() -> _CountPatterns:
+    """The patterns of a count of labelled samples, read from ``cues.csv`` once."""
     rows = dict(cues("label_count"))
     sample, labelled = rows.pop("sample"), rows.pop("labelled")
     words = tuple(
         (re.compile(rf"\b(?:{pattern})\s+(?:of\s+)?"), float(value)) for value, pattern in rows.items()
     )
+    samples = rf"{_QUALIFIERS}(?:{sample})\b"
     # (a year is no count: 'pairs from 2016 and 2022')
-    count = re.compile(rf"(?<![\w.,^×-])(?!(?:19|20)\d\d\b){_NUMBER}\s*{_QUALIFIERS}(?:{sample})\b")
-    return count, re.compile(rf"(?<!\w)(?:{labelled})"), words
+    count = re.compile(rf"(?<![\w.,^×-])(?!(?:19|20)\d\d\b){_NUMBER}\s*{samples}")
+    return _CountPatterns(count, re.compile(samples), re.compile(rf"(?<!\w)(?:{labelled})"), words)
 
 
 def _counts(text: str) -> list[tuple[float, int, int]]:
     """(count, start, end) of every count of samples in ``text``, in words or in figures."""
-    count, _, words = _count_patterns()
+    patterns = _count_patterns()
     found = []
-    for match in count.finditer(text):
+    for match in patterns.figures.finditer(text):
         scale = _SCALE.get((match.group(2) or "").lower(), 1.0)
         found.append((float(match.group(1).replace(",", "")) * scale, match.start(), match.end()))
-    for pattern, value in words:
+    for pattern, value in patterns.words:
         for match in pattern.finditer(text):
-            noun = count.pattern.split(_QUALIFIERS, 1)[1]
-            if tail := re.match(_QUALIFIERS + noun, text[match.end() :]):
-                found.append((value, match.start(), match.end() + tail.end()))
+            if tail := patterns.samples.match(text, match.end()):
+                found.append((value, match.start(), tail.end()))
     return sorted(found, key=lambda f: f[1])
 
 
@@ -112,7 +120,7 @@ def _said_labelled(near: str, labelled: re.Pattern[str]) -> bool:
 
 def _label_count(text: str) -> tuple[str, str] | None:
     """(regime, note) from a stated number of labelled samples; None when no count is stated."""
-    _, labelled, _ = _count_patterns()
+    labelled = _count_patterns().labelled
     for start, end in sentence_spans(text):
         sentence = text[start:end]
         for count, s, e in _counts(sentence):
