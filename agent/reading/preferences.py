@@ -246,26 +246,41 @@ def read_release_years(lowered: str, notes: list[str]) -> tuple[int | None, int 
     return earliest, latest
 
 
+# A wish said of what is not wanted: 'no big chat models', 'not a time-series encoder', 'not
+# interested in a chat model' (a negation at most three words before the wish, in its clause).
+_WISH_NEGATED = re.compile(rf"(?:{NOT}|\bno|\bnor|\bwithout|n't)\s+(?:[\w-]+\s+){{0,3}}$")
+
+
+def wished(lowered: str, wish: str) -> bool:
+    """Whether the task asks for ``wish`` (a field ``wish`` of ``cues.csv``), not only says it does
+    not want it."""
+    for match in cue_pattern("wish", wish).finditer(lowered):
+        before = re.split(r"[.;:!?,]", lowered[max(0, match.start() - 40) : match.start()])[-1]
+        if not _WISH_NEGATED.search(before):
+            return True
+    return False
+
+
 def asks_any_bands(lowered: str) -> bool:
     """Whether the task wants a model for any band set ('arbitrary spectral bands')."""
-    return bool(cue_pattern("wish", "any_bands").search(lowered))
+    return wished(lowered, "any_bands")
 
 
 def asks_all_inputs(lowered: str) -> bool:
     """Whether the task wants one model taking all its inputs together ('takes both', 'fusion')."""
-    return bool(cue_pattern("wish", "all_inputs").search(lowered))
+    return wished(lowered, "all_inputs")
 
 
 def asks_series_model(lowered: str) -> bool:
     """Whether the task wants a model that takes image time series ('a time-series encoder')."""
-    return bool(cue_pattern("wish", "series_model").search(lowered))
+    return wished(lowered, "series_model")
 
 
 def asks_specialist(lowered: str) -> bool:
     """Whether the task wants a model pretrained on its kind of imagery alone ('SAR-specific model')."""
-    return bool(cue_pattern("wish", "specialist").search(lowered))
+    return wished(lowered, "specialist")
 
 
 def asks_precomputed_embeddings(lowered: str) -> bool:
     """Whether the task wants embeddings already computed and published, to download."""
-    return bool(cue_pattern("wish", "precomputed_embeddings").search(lowered))
+    return wished(lowered, "precomputed_embeddings")

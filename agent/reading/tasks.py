@@ -12,6 +12,7 @@ from functools import cache
 from agent.query import Exclusions
 from agent.reading.imagery import add_usual_imagery
 from agent.reading.licences import licence_spans
+from agent.reading.preferences import wished
 from agent.reading.slips import find_terms_fuzzy
 from agent.reading.tables import cue_pattern
 from agent.reading.terms import TermSpan, blank_spans, find_terms, is_closest_for, with_other_task_noun
@@ -208,7 +209,7 @@ def read_task_type(
 def read_chat(lowered: str, task: TaskReading, notes: list[str]) -> bool:
     """Whether the task wants a model to talk with; with no task named, that is visual question
     answering."""
-    conversational = bool(cue_pattern("wish", "conversational").search(lowered))
+    conversational = wished(lowered, "conversational")
     if conversational and task.application is None and task.task_type is None:
         task.application, task.task_type = "visual question answering", "vqa"
         notes.append(
