@@ -33,7 +33,7 @@ from agent.reading.preferences import (
     read_release_years,
 )
 from agent.reading.resolution import read_resolution
-from agent.reading.sensors import read_exclusions, read_sensors, ruled_out_spans
+from agent.reading.sensors import keep_own_data, read_exclusions, read_sensors, ruled_out_spans
 from agent.reading.similarity import Encode, guess_application
 from agent.reading.slips import mend
 from agent.reading.tasks import TaskReading, name_application, read_chat, read_task_type
@@ -86,8 +86,8 @@ def interpret(
     notes: list[str] = []
     written = mend(text, notes)
     lowered = written.lower()
-    exclusions = read_exclusions(lowered)
     sensor_terms = find_terms(written, "sensors")
+    exclusions = keep_own_data(read_exclusions(lowered), lowered, sensor_terms)
     # A data product named for what it measures ('a canopy height model') is data, not the task.
     data_found = data_terms(lowered)
     data = [(s, e) for _, s, e in data_found]

@@ -600,3 +600,60 @@ def test_a_climate_project_or_a_weather_service_is_not_climate_data() -> None:
     assert "Climate" not in _query("Our urban-climate group asks questions of Sentinel-2 tiles").modality
     assert "Climate" not in _query("Our weather service holds SEVIRI imagery from Meteosat").modality
     assert "Climate" in _query("Crop yield from Sentinel-2 time series plus ERA5 weather data").modality
+
+
+def test_a_list_of_classes_names_labels_and_a_land_legend_is_land_cover() -> None:
+    from agent.interpreter import interpret
+
+    text = (
+        "About 3,000 aerial RGB tiles (224x224, ~0.3 m) to sort into five classes - residential, "
+        "industrial, farmland, forest, water. One feature vector per tile and a linear classifier on top."
+    )
+    reading = read(text)
+    assert [s.role for s in reading.spans] == ["classes"]
+    query = interpret(reading.required_text).query
+    assert (query.application, query.task_type, query.frozen_encoder) == (
+        "land cover classification",
+        "classification",
+        True,
+    )
+    # A list of crop states is no land-cover legend: nothing is read from it.
+    crops = read("We need 6 classes (healthy, wilt, weeds, bare soil, intercrop, other) on drone tiles.")
+    assert "land cover" not in crops.required_text
+
+
+def test_one_class_against_the_rest_is_that_class_mapped() -> None:
+    from agent.interpreter import interpret
+
+    query = interpret("Pretty basic ask: a forest / non-forest mask for northern BC from Sentinel-2.").query
+    assert (query.application, query.task_type) == ("forest mapping", "segmentation")
+
+
+def test_a_wish_said_of_what_is_not_wanted_is_not_asked_for() -> None:
+    from agent.interpreter import interpret
+
+    said = "Text search over Sentinel-2 tiles: the big chat models are out of the question."
+    assert not interpret(read(said).required_text).query.conversational
+    not_wanted = "Not interested in a chat model, just retrieval over Sentinel-2."
+    assert not interpret(not_wanted).query.conversational
+    assert interpret("I want to chat with my Sentinel-2 images.").query.conversational
+
+
+def test_embedded_names_a_device_only_with_a_device_noun() -> None:
+    from agent.interpreter import interpret
+
+    board = interpret("Crop mapping on an embedded board from Sentinel-2.").query
+    assert board.compute.device_class == "edge"
+    assert interpret("Sentinel-2 archive to be embedded in a few days.").query.compute.device_class is None
+
+
+def test_a_kind_of_model_ruled_out_keeps_the_users_own_imagery() -> None:
+    from agent.interpreter import interpret
+
+    text = (
+        "I have 60,000 Sentinel-1 wave-mode vignettes to tag on a laptop; the ViT-Base SAR models my "
+        "colleagues bring up would be too slow."
+    )
+    query = interpret(read(text).required_text).query
+    assert ("SAR" in query.modality, "Sentinel-1" in query.sensor) == (True, True)
+    assert "SAR" not in query.exclusions.modalities

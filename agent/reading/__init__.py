@@ -14,7 +14,9 @@ from dataclasses import dataclass, field
 from functools import cache, cached_property
 from importlib import resources
 
+from agent.reading.classes import class_list_spans
 from agent.reading.context import ROLE_WORDS, Role, RoleSpan, role_spans
+from agent.reading.tables import cue_pattern
 
 __all__ = ["Reading", "RoleSpan", "not_held", "on_subject", "read"]
 
@@ -44,7 +46,10 @@ class Reading:
         restated = "".join(
             _blank(f"; no {words}", role_spans(f"; no {words}")) for words in ruled_out if words
         )
-        return _blank(self.text, self.spans) + restated
+        legends = [
+            s for s in self.spans if s.role == "classes" and _is_land_legend(self.text[s.start : s.end])
+        ]
+        return _blank(self.text, self.spans) + restated + ("; land cover classes" if legends else "")
 
     def role_of(self, start: int, end: int) -> Role | None:
         """The role of the stretch [start, end) when a role span covers it, else None (required)."""
@@ -88,6 +93,11 @@ def _subject(stretch: str, cue: str) -> str:
 _LONG_SUBJECT = 6
 
 
+# The data a long stretch names, kept with the model noun it qualifies: 'SAR models' rules out a
+# kind of model, 'SAR' the data.
+_KIND_OF_MODEL = re.compile(r"[\s-]*(?:[\w-]+\s+){0,2}?(?:models?|backbones?|encoders?|networks?)\b")
+
+
 def _ruled_out(subject: str) -> list[str]:
     """What to restate as ruled out: the subject, or when it is long, each kind of data it names."""
     from agent.reading.terms import find_terms
@@ -95,18 +105,29 @@ def _ruled_out(subject: str) -> list[str]:
     if len(subject.split()) <= _LONG_SUBJECT:
         return [subject]
     named = [
-        subject[s:e]
+        subject[s : e + (m.end() if (m := _KIND_OF_MODEL.match(subject[e:])) else 0)]
         for vocabulary in ("modalities", "sensors")
         for _, s, e in find_terms(subject, vocabulary)
     ]
     return list(dict.fromkeys(named)) or [subject]
 
 
+def _is_land_legend(classes: str) -> bool:
+    """Whether a list of classes names kinds of land ('residential, industrial, farmland, forest,
+    water'): at least two of its items, and half of them, are land words (``class_list`` rows of
+    ``cues.csv``, value ``land``): a land-cover legend, so the task is land cover. A list of crop
+    states ('healthy, wilt, weeds') or of objects ('ships, planes') is not."""
+    items = [i for i in re.split(r",|\band\b|\bor\b|/", classes.lower()) if i.strip()]
+    land = sum(bool(cue_pattern("class_list", "land").search(item)) for item in items)
+    return land >= 2 and 2 * land >= len(items)
+
+
 def read(text: str) -> Reading:
-    """Read ``text`` once: role spans and the vocabulary mentions they set aside."""
+    """Read ``text`` once: role spans (the class lists among them) and the vocabulary mentions they
+    set aside."""
     from agent.reading.terms import find_terms
 
-    spans = tuple(role_spans(text))
+    spans = tuple(role_spans(text)) + tuple(class_list_spans(text))
     reading = Reading(text, spans)
     aside: dict[Role, list[str]] = {}
     if spans:

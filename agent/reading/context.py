@@ -27,7 +27,15 @@ from typing import Literal, cast
 from agent.reading.probes import Probed, required_literal
 
 Role = Literal[
-    "background", "reference", "labels_source", "check", "hypothetical", "excluded", "quoted", "tool"
+    "background",
+    "reference",
+    "labels_source",
+    "check",
+    "hypothetical",
+    "excluded",
+    "quoted",
+    "tool",
+    "classes",
 ]
 Direction = Literal["forward", "backward"]
 
@@ -40,6 +48,7 @@ ROLE_WORDS: dict[str, str] = {
     "excluded": "ruled out",
     "quoted": "an example of your input text, not the task",
     "tool": "software or a platform you work in, not your data",
+    "classes": "the classes to tell apart, not the task",
 }
 
 # Sentence ends ('.', not a decimal point), and clause ends for clause-scoped triggers.

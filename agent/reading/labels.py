@@ -40,7 +40,7 @@ _FROZEN = re.compile(
     r"\blinear[\s-]prob(?:e|es|ing)\b|\bk[\s-]?nn\b|\bk[\s-]nearest|\bnearest[\s-]neighbou?rs?\b|"
     r"\bfeature[\s-]extractors?\b|"
     # 'embeddings of every pixel to train a random forest': features for a classical classifier.
-    r"\b(?:embeddings?|features)\b[^.?!]{0,60}\b(?:random[\s-]forests?|xgboost|gradient[\s-]boosting|svms?|"
+    r"\b(?:embeddings?|features|feature\s+vectors?)\b[^.?!]{0,60}\b(?:random[\s-]forests?|xgboost|gradient[\s-]boosting|svms?|"
     r"logistic[\s-]regression|linear[\s-]classifiers?)\b|" + _SIMILARITY_SEARCH.pattern
 )
 # 'no fine-tuning' says how the encoder is used, not that there are no labels: with a frozen

@@ -70,6 +70,36 @@ def read_exclusions(text: str) -> Exclusions:
     )
 
 
+# A kind of imagery naming a kind of model ('SAR models', 'optical-only encoders').
+_MODEL_NOUN = re.compile(r"[\s-]*(?:[\w-]+\s+){0,2}?(?:models?|backbones?|encoders?|networks?|ones)\b")
+
+
+def keep_own_data(exclusions: Exclusions, lowered: str, sensor_terms: Sequence[TermSpan]) -> Exclusions:
+    """``exclusions`` without a kind of imagery ruled out only as a kind of model when a sensor of
+    that kind is the task's own data: 'we have Sentinel-1 vignettes; the ViT-Base SAR models would
+    be too slow' rules out a size of model, not the user's SAR ('Sentinel-1 but no SAR' still
+    rules out SAR)."""
+    ruled = ruled_out_spans(lowered)
+    own = {
+        sensor_modality(name)
+        for name, start, end in sensor_terms
+        if not any(s <= start and end <= e for s, e in ruled)
+    }
+    said = [
+        (name, s + end)
+        for s, e in ruled
+        for name, _, end in find_terms(lowered[s:e], "modalities")
+        if name in own
+    ]
+    models_only = {
+        m
+        for m in own
+        if any(n == m for n, _ in said) and all(_MODEL_NOUN.match(lowered, end) for n, end in said if n == m)
+    }
+    kept = [m for m in exclusions.modalities if m not in models_only]
+    return exclusions if kept == exclusions.modalities else exclusions.model_copy(update={"modalities": kept})
+
+
 # 'GEDI labels', 'GEDI footprints as labels', 'labels from GEDI': a sensor named as the labels'
 # source ('Sentinel-2 as reference' stays an input).
 _LABEL_WORDS = (

@@ -104,6 +104,16 @@ def _verb_pattern(phrase: str) -> str | None:
     )
 
 
+def _binary_pattern(phrase: str) -> str | None:
+    """'forest mapping' -> a pattern for 'forest / non-forest', 'forest vs. non-forest': a map of
+    one class against the rest is that class mapped. None for phrases without a task noun."""
+    *head, noun = phrase.split()
+    if not head or noun not in _verb_forms():
+        return None
+    obj = _SEP.join(re.escape(p) for p in re.split(r"[\s\-_./]+", " ".join(head)) if p)
+    return rf"(?<![a-z0-9]){obj}\s*(?:/|vs\.?|versus|or|and)\s*non[\s-]?{obj}(?![a-z0-9])"
+
+
 class _Term(NamedTuple):
     """A term: its pattern's source, what it reads as, its length (longest first), a probe word any
     match contains, and whether the pattern runs on the lower-cased text or on the text as written.
@@ -163,6 +173,8 @@ def _matcher(vocabulary: str) -> Terms:
                 # The object keeps its longest word unless that word was the noun ('mapping').
                 head = synonym.rsplit(" ", 1)[0]
                 out.append(_Term(verb, canonical, len(synonym), _probe(head), True))
+            if vocabulary == "applications" and (binary := _binary_pattern(synonym)):
+                out.append(_Term(binary, canonical, len(synonym), "non", True))
     if vocabulary == "applications":
         out.extend(_other_task_nouns(vocab, unsafe))
     return _terms(out)

@@ -1,0 +1,40 @@
+"""Class lists: the classes a task tells apart, said as a list ('five classes - residential,
+industrial, farmland, forest, water'; 'it keeps mixing up clearcuts, alpine shrub and treed
+wetlands'). Each class is a label of the task, not an application of its own: 'farmland' in such a
+list does not make the task cropland mapping. The lead-ins are ``class_list`` rows of ``cues.csv``.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+from agent.reading.context import RoleSpan
+from agent.reading.tables import cue_pattern
+
+# The list runs to the end of its sentence, or of its bracket when it opened one.
+_SENTENCE_END = re.compile(r"[;?!]|\.(?!\d)")
+# Items of a list: at least two separators ('a, b and c', 'a / b / c').
+_SEPARATOR = re.compile(r",|\band\b|\bor\b|/")
+
+
+@cache
+def _lead() -> re.Pattern[str]:
+    return cue_pattern("class_list", "lead")
+
+
+def class_list_spans(text: str) -> list[RoleSpan]:
+    """The stretches of ``text`` that list the classes of the task."""
+    lowered = text.lower()
+    spans = []
+    for lead in _lead().finditer(lowered):
+        start = lead.end()
+        if lead.group(0).rstrip().endswith("("):
+            close = lowered.find(")", start)
+            end = close if close >= 0 else len(lowered)
+        else:
+            stop = _SENTENCE_END.search(lowered, start)
+            end = stop.start() if stop else len(lowered)
+        if len(_SEPARATOR.findall(lowered[start:end])) >= 2:
+            spans.append(RoleSpan(start, end, "classes", lead.group(0).strip()))
+    return spans
