@@ -91,10 +91,13 @@ def interpret(
     # A data product named for what it measures ('a canopy height model') is data, not the task.
     data_found = data_terms(lowered)
     data = [(s, e) for _, s, e in data_found]
+    # An application ruled out ('no captioning or chat models') is not the task.
+    ruled = ruled_out_spans(lowered)
     apps = [
         a
         for a in find_terms(lowered, "applications")
         if not any(s <= a[1] and a[2] <= e and e - s > a[2] - a[1] for s, e in data)
+        and not any(s <= a[1] and a[2] <= e for s, e in ruled)
     ]
     sensors = read_sensors(written, lowered, sensor_terms, apps, exclusions, notes)
     modalities, either = read_modalities(written, lowered, sensor_terms, sensors, apps, exclusions, notes)

@@ -657,3 +657,25 @@ def test_a_kind_of_model_ruled_out_keeps_the_users_own_imagery() -> None:
     query = interpret(read(text).required_text).query
     assert ("SAR" in query.modality, "Sentinel-1" in query.sensor) == (True, True)
     assert "SAR" not in query.exclusions.modalities
+
+
+def test_the_application_a_question_asks_about_is_the_task() -> None:
+    from agent.interpreter import interpret
+
+    text = (
+        "Pre/post WorldView-2 pairs at 0.5 m and a few thousand labelled buildings: I need building "
+        "footprints. Which pretrained backbones are strongest on bi-temporal building change?"
+    )
+    query = interpret(text).query
+    assert (query.application, query.task_type) == ("urban change detection", "change detection")
+    # Sub-metre multispectral sensors are mostly used as true colour: either kind serves.
+    assert {"RGB", "Multispectral"} <= set(query.modality)
+
+
+def test_questions_asked_of_the_images_are_the_task_whatever_they_are_about() -> None:
+    from agent.interpreter import interpret
+
+    text = "Drone frames of flooded streets: I'd like to ask the images questions, is this road flooded?"
+    assert interpret(text).query.application == "visual question answering"
+    ruled_out = interpret("Forest clear-cut mapping from Sentinel-2; I'm not looking for captioning models.")
+    assert ruled_out.query.application != "image captioning"

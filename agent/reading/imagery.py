@@ -236,7 +236,7 @@ def read_modalities(
     vhr = [s for s in sensors if _vhr_multispectral(s)]
     if (
         vhr
-        and (not modalities or by_platform)
+        and (not set(modalities) - {"Multi-temporal"} or by_platform)
         and not _NAMES_BANDS.search(lowered)
         and not EITHER_MODALITIES & set(exclusions.modalities)
     ):

@@ -27,13 +27,29 @@ _LABELS = re.compile(r"\b(?:labels?|labell?ed|annotations?|ground truth)\b")
 _EXCLUSION_END = re.compile(r"\b(?:with|using|via|from|for|in|on|at|to|but|that|which|because|since)\b")
 
 
+# What comes between a negation and what it rules out: 'not trained on Chinese data', "don't want
+# optical models", 'not interested in SAR', "I'm not looking for captioning models".
+_RULED_OUT_LEAD = re.compile(
+    r"^(?:(?:(?:pre)?trained|tuned|built|made|developed|based)\s+(?:on|in|with)|want|need|care\s+about|"
+    r"(?:interested|keen)\s+in|(?:looking|searching|asking)\s+for|after)\s+"
+)
+
+
+def _ruled_out(match: re.Match[str]) -> tuple[int, str]:
+    """Where what a negation rules out starts, and its words."""
+    lead = _RULED_OUT_LEAD.match(match.group(1))
+    start = match.start(1) + (lead.end() if lead else 0)
+    fragment = match.group(1)[lead.end() if lead else 0 :]
+    return start, _EXCLUSION_END.split(fragment, maxsplit=1)[0]
+
+
 def ruled_out_spans(text: str) -> list[tuple[int, int]]:
     """Where ``text`` rules something out ('no VHR or SAR', 'without elevation'): the words after
     the negation up to the end of what it covers."""
     out = []
     for match in _EXCLUDE.finditer(text):
-        fragment = _EXCLUSION_END.split(match.group(1), maxsplit=1)[0]
-        out.append((match.start(1), match.start(1) + len(fragment)))
+        start, fragment = _ruled_out(match)
+        out.append((start, start + len(fragment)))
     return out
 
 
@@ -43,14 +59,7 @@ def read_exclusions(text: str) -> Exclusions:
     sensors: list[str] = []
     regions: list[str] = []
     for match in _EXCLUDE.finditer(text):
-        fragment = match.group(1)
-        # 'not trained on Chinese data': the words after the verb are what is ruled out.
-        fragment = re.sub(
-            r"^(?:(?:pre)?trained|tuned|built|made|developed|based)\s+(?:on|in|with)\s+", "", fragment
-        )
-        # "don't want optical models", "not interested in SAR": what is wanted is what is ruled out.
-        fragment = re.sub(r"^(?:want|need|care about|(?:interested|keen)\s+in)\s+", "", fragment)
-        fragment = _EXCLUSION_END.split(fragment, maxsplit=1)[0]
+        _, fragment = _ruled_out(match)
         if _LABELS.search(fragment):
             continue  # "we don't have time-series labels": a statement about labels, not the data
         for canonical, _, _ in find_terms(fragment, "sensors"):

@@ -30,6 +30,10 @@ _ASKS_MASKS = re.compile(
 )
 
 
+# Tasks whose answer is text.
+_TEXT_ANSWERS = frozenset({"vqa", "captioning"})
+
+
 @cache
 def _classify_whole() -> re.Pattern[str]:
     """A label given to each patch, tile or scene as a whole ('classify patches', 'score each tile')."""
@@ -85,6 +89,12 @@ class TaskReading:
         return [domain] if domain else []
 
 
+def _in_question(text: str, at: int) -> bool:
+    """Whether the sentence holding position ``at`` is a question."""
+    end = re.search(r"[.!?](?!\d)", text[at:])
+    return end is not None and end.group(0) == "?"
+
+
 def _called_first(apps: list[TermSpan], task_text: str) -> list[TermSpan]:
     """``apps`` with an application the task names as what it describes first."""
     table = get_vocabulary("applications")
@@ -103,14 +113,23 @@ def _called_first(apps: list[TermSpan], task_text: str) -> list[TermSpan]:
     if len(apps) > 1 and table.column(apps[0][0], "domain") != "vision-language":
         # 'a map of buildings, roads and water from a list of class names': a vision-language
         # application of the same task type says how the task is done, from text.
+        # Answers in words ('ask the images questions: is this road flooded?') are the task whatever
+        # they are about: the other application is the subject of the questions.
         kind = table.column(apps[0][0], "task_type")
         how = [
             a
             for a in apps[1:]
-            if table.column(a[0], "domain") == "vision-language" and table.column(a[0], "task_type") == kind
+            if table.column(a[0], "domain") == "vision-language"
+            and table.column(a[0], "task_type") in {kind, *_TEXT_ANSWERS}
         ]
         if how:
             apps = [how[0], *(a for a in apps if a is not how[0])]
+    if len(apps) > 1 and not _in_question(task_text, apps[0][1]):
+        # 'I need footprints plus damage grades ... Which backbones are strongest on building
+        # change?': the application the question asks about is the task.
+        asked = [a for a in apps[1:] if a[0] != apps[0][0] and _in_question(task_text, a[1])]
+        if asked:
+            apps = [asked[0], *(a for a in apps if a is not asked[0])]
     if len(apps) > 1 and _OWN_DATA.search(task_text[max(0, apps[0][1] - 40) : apps[0][1]]):
         # 'I tried SatMAE on our field parcels; what could work for crop type mapping?': an
         # application said of the user's data gives way to one said as the task.
