@@ -679,3 +679,15 @@ def test_questions_asked_of_the_images_are_the_task_whatever_they_are_about() ->
     assert interpret(text).query.application == "visual question answering"
     ruled_out = interpret("Forest clear-cut mapping from Sentinel-2; I'm not looking for captioning models.")
     assert ruled_out.query.application != "image captioning"
+
+
+def test_labels_said_not_to_be_the_bottleneck_are_enough_whatever_their_count() -> None:
+    from agent.interpreter import interpret
+
+    text = (
+        "About 1,000 Sentinel-1 chips with pixel masks plus 300 scenes we annotated ourselves, so "
+        "labels aren't really the bottleneck. Oil spill segmentation."
+    )
+    assert interpret(text).query.data_regime == "full-labels"
+    counted = interpret("About 1,000 labelled Sentinel-1 chips with oil spill masks.").query
+    assert counted.data_regime == "few-shot"

@@ -11,7 +11,7 @@ from functools import cache
 from typing import NamedTuple
 
 from agent.reading.context import sentence_spans
-from agent.reading.tables import cues, first_cue
+from agent.reading.tables import cue_pattern, cues, first_cue
 from agent.reading.terms import blank_spans
 
 # 'without retraining' with two sensors or more: one model across them, not use without labels.
@@ -161,7 +161,9 @@ class Regime(NamedTuple):
 def read_regime(lowered: str, sensors: list[str], task_type: str | None, notes: list[str]) -> Regime:
     """The data regime of the task (``lowered``), saying in ``notes`` what was inferred."""
     regimes = cues("data_regime")
-    regime = first_cue(regimes, lowered)
+    # 'labels aren't really the bottleneck' says there are enough, whatever else is said of them.
+    regime = "full-labels" if cue_pattern("labels_suffice", "full-labels").search(lowered) else None
+    regime = regime or first_cue(regimes, lowered)
     frozen = bool(_FROZEN.search(lowered))
     if (
         frozen
