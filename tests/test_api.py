@@ -2410,9 +2410,12 @@ def test_a_named_model_breaking_only_the_sensor_is_shown_with_where_it_would_ran
 @pytest.mark.parametrize(
     ("text", "modalities"),
     [
-        ("NAIP 4 band imagery for tree canopy mapping", ["Multispectral"]),
-        ("RGBI aerial orthophotos for land cover", ["Multispectral"]),
-        ("RGB and NIR aerial imagery for land cover", ["Multispectral"]),
+        # Very-high-resolution true colour plus near-infrared: a true-colour model uses three of
+        # its four bands, so either kind serves.
+        ("NAIP 4 band imagery for tree canopy mapping", ["Multispectral", "RGB"]),
+        ("RGBI aerial orthophotos for land cover", ["Multispectral", "RGB"]),
+        ("RGB and NIR aerial imagery for land cover", ["Multispectral", "RGB"]),
+        ("Sentinel-2 RGB and NIR bands for land cover", ["Multispectral"]),
         ("multispectral drone imagery for weed detection", ["Multispectral"]),
         # Two sources: each its own imagery.
         ("Sentinel-2 and NAIP for land cover", ["Multispectral", "RGB"]),

@@ -449,7 +449,7 @@ def test_rows_with_word_classes_read_the_ways_people_say_the_same_thing() -> Non
         "Canopy heights from 2023 NAIP (60 cm, RGB + NIR) without training anything; the old LiDAR only "
         "serves to sanity-check stands that haven't changed. Laptop CPU."
     )
-    assert "LiDAR" not in heights.modality and heights.modality == ["Multispectral"]
+    assert "LiDAR" not in heights.modality and heights.modality == ["Multispectral", "RGB"]
     cultivars = _query(
         "Drone hyperspectral, 270 bands; a per-pixel map of 20 cultivars, some of which are "
         "indistinguishable in RGB; 20-50 labelled pixels per class."

@@ -135,6 +135,29 @@ def _optical(
     return either, by_platform
 
 
+# Bands beyond true colour and near-infrared, and the imagery of aircraft, drones and VHR sensors.
+_OTHER_BANDS = re.compile(
+    r"\b(?:swir|short[\s-]wave|red[\s-]edge|coastal|yellow|[5-9][\s-]?bands?|(?:five|six|seven|eight|ten)"
+    r"[\s-]bands?|thermal|hyperspectral|sentinel|landsat|all (?:the )?bands)"
+)
+_NIR = re.compile(r"\b(?:nir|near[\s-]infrared|rgbn|rgbi|irrg|4[\s-]?bands?|four[\s-]bands?)\b")
+_VERY_FINE = re.compile(
+    r"\b(?:aerial|drone|uav|orthophotos?|orthomosaics?|naip|vhr|very[\s-]high[\s-]res\w*|\d+\s?cm)\b"
+)
+
+
+def _true_colour_and_nir(lowered: str, modalities: list[str], exclusions: Exclusions) -> bool:
+    """Whether the imagery is very-high-resolution true colour plus near-infrared, and read as
+    multispectral only."""
+    return (
+        "Multispectral" in modalities
+        and not {"RGB", "Hyperspectral"} & set(modalities)
+        and "RGB" not in exclusions.modalities
+        and bool(_NIR.search(lowered) and _VERY_FINE.search(lowered))
+        and not _OTHER_BANDS.search(lowered)
+    )
+
+
 def _vhr_as_either(
     written: str, sensor_terms: list[TermSpan], vhr: list[str], modalities: list[str], notes: list[str]
 ) -> None:
@@ -251,6 +274,14 @@ def read_modalities(
     _implied_by_sensors(lowered, carried, sensors, vhr, modalities, either, exclusions, notes)
     if by_platform and carried & set(sensors):
         modalities.remove("RGB")  # true colour read from the platform alone, which carries another camera
+    if _true_colour_and_nir(lowered, modalities, exclusions):
+        # 'aerial orthophotos, R, G, B and NIR': a model for true colour uses three of the four bands.
+        modalities.append("RGB")
+        either = True
+        notes.append(
+            "very-high-resolution RGB + near-infrared imagery read as RGB or multispectral: a model "
+            "for true colour uses three of its four bands"
+        )
     modalities = [m for m in dict.fromkeys(modalities) if m not in exclusions.modalities]
     if _INFRARED_ALONE.search(lowered) and not set(modalities) & {
         "Thermal",
