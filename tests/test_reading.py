@@ -691,3 +691,10 @@ def test_labels_said_not_to_be_the_bottleneck_are_enough_whatever_their_count() 
     assert interpret(text).query.data_regime == "full-labels"
     counted = interpret("About 1,000 labelled Sentinel-1 chips with oil spill masks.").query
     assert counted.data_regime == "few-shot"
+
+
+def test_centimetre_imagery_of_no_named_kind_is_true_colour() -> None:
+    from agent.interpreter import interpret
+
+    query = interpret("50 cm satellite tiles along rural roads and field notes to read together.").query
+    assert "RGB" in query.modality

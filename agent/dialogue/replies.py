@@ -66,19 +66,18 @@ def phrased_reply(session: Session, reply: str, read: Reader) -> str:
     for part in parts:
         mentions = names.find(part)
         phrased = None
-        if not (
+        if _LENGTH_ALONE.fullmatch(part):
+            phrased = f"My data is {part} imagery."  # '20 cm': the imagery's resolution
+        elif open_questions and not (
             queries[part].filled_fields()
             or mentions.named
             or mentions.excluded
             or (requested_count(part, None, session.k) and only_a_count(part, read))
             or _NO_ANSWER.fullmatch(part)
         ):
-            if _LENGTH_ALONE.fullmatch(part):
-                phrased = f"My data is {part} imagery."  # '20 cm': the imagery's resolution
-            elif open_questions:
-                phrased = _answer_to(open_questions[0], part, read)
-                if phrased is not None:
-                    open_questions.pop(0)
+            phrased = _answer_to(open_questions[0], part, read)
+            if phrased is not None:
+                open_questions.pop(0)
         out.append(phrased or part)
         changed = changed or phrased is not None
     return "; ".join(out) if changed else reply

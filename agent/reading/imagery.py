@@ -126,12 +126,11 @@ def _optical(
         modalities.extend(["Multispectral", "RGB"])
         either = True
         notes.append("'optical' read as multispectral or RGB imagery")
-    if (
-        re.search(r"\baerial\b|\bdrone\b|\buav\b|\bvhr\b|very high[\s-]resolution", lowered)
-        and not modalities
-    ):
+    if re.search(
+        r"\baerial\b|\bdrone\b|\buav\b|\bvhr\b|very high[\s-]resolution|\b\d+(?:\.\d+)?\s?cm\b", lowered
+    ) and not set(modalities) - {"Text", "Multi-temporal", "Location"}:
         modalities.append("RGB")
-        by_platform = True  # 'aerial', 'VHR': true colour, unless a sensor says more
+        by_platform = True  # 'aerial', 'VHR', '50 cm tiles': true colour, unless a sensor says more
     return either, by_platform
 
 
