@@ -698,3 +698,18 @@ def test_centimetre_imagery_of_no_named_kind_is_true_colour() -> None:
 
     query = interpret("50 cm satellite tiles along rural roads and field notes to read together.").query
     assert "RGB" in query.modality
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "We have ~300 GPS-tagged field points and monthly Sentinel-2 for crop types.",
+        "Around 60 confirmed slick outlines on Sentinel-1 VV for oil spills.",
+        "Only about 30 scenes have been charted by our analysts: Sentinel-1 sea ice.",
+        "20 to 40 field-checked spectra per mineral from PRISMA.",
+    ],
+)
+def test_counts_of_samples_said_in_the_field_s_words_are_few_labels(text: str) -> None:
+    from agent.interpreter import interpret
+
+    assert interpret(text).query.data_regime == "few-shot"

@@ -29,7 +29,7 @@ _SIMILARITY_SEARCH = re.compile(
 # 'unsupervised change signals').
 # ('self-supervised ResNet-50 encoders' names a kind of model, not what the user will do)
 _OWN_PRETRAINING = re.compile(
-    r"\b(?:self[\s-]supervised|unsupervised)\b"
+    r"\b(?:self[\s-]supervis(?:ed|ion)|unsupervised)\b"
     r"(?!\s+(?:[\w/-]+\s+){0,2}(?:encoders?|models?|backbones?|weights|checkpoints?|networks?)\b)"
 )
 _FROZEN = re.compile(
@@ -51,7 +51,7 @@ _NO_FINE_TUNING = re.compile(
 
 
 _CLUSTERING = re.compile(
-    r"\bclustering\b|\bto cluster\b|"
+    r"\bclustering\b|\bto cluster\b|\bcluster,|"
     r"\bcluster (?:them|the|my|our|these|land|pixels|images|tiles|scenes|patches)\b"
 )
 # A count of labelled samples, read in three parts: a number ('1,200', '25k', 'a few hundred'), up to
