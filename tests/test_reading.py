@@ -713,3 +713,11 @@ def test_counts_of_samples_said_in_the_field_s_words_are_few_labels(text: str) -
     from agent.interpreter import interpret
 
     assert interpret(text).query.data_regime == "few-shot"
+
+
+def test_what_labels_were_confirmed_from_is_not_an_input() -> None:
+    from agent.interpreter import interpret
+
+    text = "The catch is labels: about 80 tiles confirmed from field reports; VV/VH backscatter."
+    query = interpret(read(text).required_text).query
+    assert query.modality == ["SAR"] and query.data_regime == "few-shot"
