@@ -509,3 +509,19 @@ def test_a_handful_of_dates_is_not_a_handful_of_labels() -> None:
         is None
     )
     assert _query("Flood maps from Sentinel-1; we can label a handful of tiles").data_regime == "few-shot"
+
+
+def test_what_a_tried_model_was_trained_on_and_what_does_not_help_are_not_requirements() -> None:
+    canopy = _query(
+        "Depth Any Canopy didn't work out: it was fine-tuned on 1 m aerial RGB and never saw SWIR. "
+        "Canopy height from Landsat 8/9 at 30 m; training labels would be GEDI footprints."
+    )
+    assert "Aerial" not in canopy.sensor and "GEDI" not in canopy.sensor
+    assert canopy.spatial_resolution_m == 30.0
+    glaciers = _query(
+        "Fifteen channels from Landsat 7 ETM+ with thermal and SRTM elevation; backbones restricted to "
+        "RGB or to the fixed Sentinel-2 band set don't help me much."
+    )
+    assert "Sentinel-2" not in glaciers.sensor and "RGB" in glaciers.exclusions.modalities
+    confirmed = _query("The problem is labels: 80 tiles confirmed via field reports. VV/VH backscatter.")
+    assert confirmed.modality == ["SAR"]
