@@ -174,7 +174,7 @@ def _matcher(vocabulary: str) -> Terms:
                 head = synonym.rsplit(" ", 1)[0]
                 out.append(_Term(verb, canonical, len(synonym), _probe(head), True))
             if vocabulary == "applications" and (binary := _binary_pattern(synonym)):
-                out.append(_Term(binary, canonical, len(synonym), "non", True))
+                out.append(_Term(binary, canonical, len(synonym), _probe(synonym.rsplit(" ", 1)[0]), True))
     if vocabulary == "applications":
         out.extend(_other_task_nouns(vocab, unsafe))
     return _terms(out)
