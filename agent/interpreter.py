@@ -87,12 +87,12 @@ def interpret(
     written = mend(text, notes)
     lowered = written.lower()
     sensor_terms = find_terms(written, "sensors")
-    exclusions = keep_own_data(read_exclusions(lowered), lowered, sensor_terms)
+    ruled = ruled_out_spans(lowered)
+    exclusions = keep_own_data(read_exclusions(lowered), lowered, sensor_terms, ruled)
     # A data product named for what it measures ('a canopy height model') is data, not the task.
     data_found = data_terms(lowered)
     data = [(s, e) for _, s, e in data_found]
     # An application ruled out ('no captioning or chat models') is not the task.
-    ruled = ruled_out_spans(lowered)
     apps = [
         a
         for a in find_terms(lowered, "applications")

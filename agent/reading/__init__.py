@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 from functools import cache, cached_property
 from importlib import resources
 
-from agent.reading.classes import class_list_spans
+from agent.reading.classes import class_list_spans, is_land_legend
 from agent.reading.context import ROLE_WORDS, Role, RoleSpan, role_spans
-from agent.reading.tables import cue_pattern
+from agent.reading.tables import model_noun_after
 
 __all__ = ["Reading", "RoleSpan", "not_held", "on_subject", "read"]
 
@@ -47,7 +47,7 @@ class Reading:
             _blank(f"; no {words}", role_spans(f"; no {words}")) for words in ruled_out if words
         )
         legends = [
-            s for s in self.spans if s.role == "classes" and _is_land_legend(self.text[s.start : s.end])
+            s for s in self.spans if s.role == "classes" and is_land_legend(self.text[s.start : s.end])
         ]
         return _blank(self.text, self.spans) + restated + ("; land cover classes" if legends else "")
 
@@ -93,33 +93,19 @@ def _subject(stretch: str, cue: str) -> str:
 _LONG_SUBJECT = 6
 
 
-# The data a long stretch names, kept with the model noun it qualifies: 'SAR models' rules out a
-# kind of model, 'SAR' the data.
-_KIND_OF_MODEL = re.compile(r"[\s-]*(?:[\w-]+\s+){0,2}?(?:models?|backbones?|encoders?|networks?)\b")
-
-
 def _ruled_out(subject: str) -> list[str]:
     """What to restate as ruled out: the subject, or when it is long, each kind of data it names."""
     from agent.reading.terms import find_terms
 
     if len(subject.split()) <= _LONG_SUBJECT:
         return [subject]
+    # (kept with the model noun it qualifies: 'SAR models' rules out a kind of model, 'SAR' the data)
     named = [
-        subject[s : e + (m.end() if (m := _KIND_OF_MODEL.match(subject[e:])) else 0)]
+        subject[s : (m.end() if (m := model_noun_after().match(subject, e)) else e)]
         for vocabulary in ("modalities", "sensors")
         for _, s, e in find_terms(subject, vocabulary)
     ]
     return list(dict.fromkeys(named)) or [subject]
-
-
-def _is_land_legend(classes: str) -> bool:
-    """Whether a list of classes names kinds of land ('residential, industrial, farmland, forest,
-    water'): at least two of its items, and half of them, are land words (``class_list`` rows of
-    ``cues.csv``, value ``land``): a land-cover legend, so the task is land cover. A list of crop
-    states ('healthy, wilt, weeds') or of objects ('ships, planes') is not."""
-    items = [i for i in re.split(r",|\band\b|\bor\b|/", classes.lower()) if i.strip()]
-    land = sum(bool(cue_pattern("class_list", "land").search(item)) for item in items)
-    return land >= 2 and 2 * land >= len(items)
 
 
 def read(text: str) -> Reading:

@@ -23,6 +23,11 @@ def _lead() -> re.Pattern[str]:
     return cue_pattern("class_list", "lead")
 
 
+@cache
+def _land() -> re.Pattern[str]:
+    return cue_pattern("class_list", "land")
+
+
 def class_list_spans(text: str) -> list[RoleSpan]:
     """The stretches of ``text`` that list the classes of the task."""
     lowered = text.lower()
@@ -38,3 +43,13 @@ def class_list_spans(text: str) -> list[RoleSpan]:
         if len(_SEPARATOR.findall(lowered[start:end])) >= 2:
             spans.append(RoleSpan(start, end, "classes", lead.group(0).strip()))
     return spans
+
+
+def is_land_legend(classes: str) -> bool:
+    """Whether a list of classes names kinds of land ('residential, industrial, farmland, forest,
+    water'): at least two of its items, and half of them, are land words (``class_list`` rows of
+    ``cues.csv``, value ``land``): a land-cover legend, so the task is land cover. A list of crop
+    states ('healthy, wilt, weeds') or of objects ('ships, planes') is not."""
+    items = [i for i in _SEPARATOR.split(classes.lower()) if i.strip()]
+    land = sum(bool(_land().search(item)) for item in items)
+    return land >= 2 and 2 * land >= len(items)

@@ -7,10 +7,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from functools import cache
 
 from agent.query import EITHER_MODALITIES, Exclusions
-from agent.reading.tables import cues
+from agent.reading.tables import model_noun_after
 from agent.reading.terms import TermSpan, find_terms
 from rsfmd.vocab import get_vocabulary, sensor_modality, typical_modalities
 
@@ -109,6 +108,12 @@ def _named_modalities(written: str, lowered: str, apps: list[TermSpan], notes: l
     return modalities
 
 
+# Imagery of aircraft, drones and very-high-resolution sensors: true colour unless more is said.
+_PLATFORM = re.compile(
+    r"\baerial\b|\bdrone\b|\buav\b|\bvhr\b|very high[\s-]resolution|\b\d+(?:\.\d+)?\s?cm\b"
+)
+
+
 def _optical(
     lowered: str, modalities: list[str], exclusions: Exclusions, notes: list[str]
 ) -> tuple[bool, bool]:
@@ -126,9 +131,7 @@ def _optical(
         modalities.extend(["Multispectral", "RGB"])
         either = True
         notes.append("'optical' read as multispectral or RGB imagery")
-    if re.search(
-        r"\baerial\b|\bdrone\b|\buav\b|\bvhr\b|very high[\s-]resolution|\b\d+(?:\.\d+)?\s?cm\b", lowered
-    ) and not set(modalities) - {"Text", "Multi-temporal", "Location"}:
+    if _PLATFORM.search(lowered) and not set(modalities) - {"Text", "Multi-temporal", "Location"}:
         modalities.append("RGB")
         by_platform = True  # 'aerial', 'VHR', '50 cm tiles': true colour, unless a sensor says more
     return either, by_platform
@@ -141,7 +144,7 @@ _OTHER_BANDS = re.compile(
 )
 _NIR = re.compile(r"\b(?:nir|near[\s-]infrared|rgbn|rgbi|irrg|4[\s-]?bands?|four[\s-]bands?)\b")
 _VERY_FINE = re.compile(
-    r"\b(?:aerial|drone|uav|orthophotos?|orthomosaics?|naip|vhr|very[\s-]high[\s-]res\w*|\d+\s?cm)\b"
+    rf"{_PLATFORM.pattern}|\b(?:orthophotos?|orthomosaics?|naip|very[\s-]high[\s-]res\w*)\b"
 )
 
 
@@ -301,14 +304,6 @@ _KIND_WORDS = (
 )
 
 
-@cache
-def _model_after() -> re.Pattern[str]:
-    """A model noun right after a kind of imagery, with its qualifiers: '[SAR]-pretrained backbone',
-    '[hyperspectral] foundation models' (``cues.csv``, field ``model_noun``)."""
-    words = dict(cues("model_noun"))
-    return re.compile(rf"(?:[\s-]+(?:{words['qualifier']}))*[\s-]+(?:{words['noun']})\b")
-
-
 def asked_model_kinds(lowered: str, data: list[TermSpan], sensor_terms: list[TermSpan]) -> list[str]:
     """The kinds of imagery that name the model asked for ('a pretrained hyperspectral encoder',
     'which SAR foundation models', 'a Sentinel-1 checkpoint'): the model must take one of them.
@@ -322,7 +317,7 @@ def asked_model_kinds(lowered: str, data: list[TermSpan], sensor_terms: list[Ter
         if sensors.column(sensor, "platform") == "satellite" and (kind := sensor_modality(sensor))
     ]
     named += [(kinds, *m.span()) for pattern, kinds in _KIND_WORDS for m in pattern.finditer(lowered)]
-    follows = _model_after()
+    follows = model_noun_after()
     found = [
         kind
         for kinds, start, end in named

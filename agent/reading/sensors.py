@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from agent.mentions import NOT
 from agent.query import Exclusions
 from agent.reading.slips import find_terms_fuzzy
+from agent.reading.tables import model_noun_after
 from agent.reading.terms import TermSpan, find_terms
 from rsfmd.vocab import sensor_modality
 
@@ -79,16 +80,13 @@ def read_exclusions(text: str) -> Exclusions:
     )
 
 
-# A kind of imagery naming a kind of model ('SAR models', 'optical-only encoders').
-_MODEL_NOUN = re.compile(r"[\s-]*(?:[\w-]+\s+){0,2}?(?:models?|backbones?|encoders?|networks?|ones)\b")
-
-
-def keep_own_data(exclusions: Exclusions, lowered: str, sensor_terms: Sequence[TermSpan]) -> Exclusions:
+def keep_own_data(
+    exclusions: Exclusions, lowered: str, sensor_terms: Sequence[TermSpan], ruled: Sequence[tuple[int, int]]
+) -> Exclusions:
     """``exclusions`` without a kind of imagery ruled out only as a kind of model when a sensor of
     that kind is the task's own data: 'we have Sentinel-1 vignettes; the ViT-Base SAR models would
     be too slow' rules out a size of model, not the user's SAR ('Sentinel-1 but no SAR' still
-    rules out SAR)."""
-    ruled = ruled_out_spans(lowered)
+    rules out SAR). ``ruled``: the ``ruled_out_spans`` of ``lowered``."""
     own = {
         sensor_modality(name)
         for name, start, end in sensor_terms
@@ -103,7 +101,8 @@ def keep_own_data(exclusions: Exclusions, lowered: str, sensor_terms: Sequence[T
     models_only = {
         m
         for m in own
-        if any(n == m for n, _ in said) and all(_MODEL_NOUN.match(lowered, end) for n, end in said if n == m)
+        if any(n == m for n, _ in said)
+        and all(model_noun_after().match(lowered, end) for n, end in said if n == m)
     }
     kept = [m for m in exclusions.modalities if m not in models_only]
     return exclusions if kept == exclusions.modalities else exclusions.model_copy(update={"modalities": kept})

@@ -43,6 +43,15 @@ def cue_pattern(field: str, value: str) -> re.Pattern[str]:
     return re.compile(patterns[value])
 
 
+@cache
+def model_noun_after() -> re.Pattern[str]:
+    """A model noun right after a kind of imagery, with its qualifiers: '[SAR]-pretrained backbone',
+    '[hyperspectral] foundation models', '[SAR] models' (``cues.csv``, field ``model_noun``); match
+    it at the end of the kind."""
+    words = dict(cues("model_noun"))
+    return re.compile(rf"(?:[\s-]+(?:{words['qualifier']}))*[\s-]+(?:{words['noun']})\b")
+
+
 def first_cue(patterns: tuple[tuple[str, str], ...], text: str) -> str | None:
     """The value of the first of ``patterns`` found in ``text``."""
     for value, pattern in patterns:

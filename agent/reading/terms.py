@@ -88,17 +88,24 @@ def _probe(phrase: str) -> str:
     return max(re.split(r"[\s\-_./]+", phrase), key=len)
 
 
+def _task_object(phrase: str) -> tuple[str, str] | None:
+    """'flood mapping' -> (a pattern for its object 'flood', its task noun 'mapping'); None for a
+    phrase that does not end in a task noun."""
+    *head, noun = phrase.split()
+    if not head or noun not in _verb_forms():
+        return None
+    return _SEP.join(re.escape(p) for p in re.split(r"[\s\-_./]+", " ".join(head)) if p), noun
+
+
 def _verb_pattern(phrase: str) -> str | None:
     """'flood mapping' -> a pattern for 'map floods', 'mapping the flood'; None for other phrases."""
-    *head, noun = phrase.split()
-    verbs = _verb_forms()
-    if not head or noun not in verbs:
+    if (found := _task_object(phrase)) is None:
         return None
-    obj = _SEP.join(re.escape(p) for p in re.split(r"[\s\-_./]+", " ".join(head)) if p)
+    obj, noun = found
     # One describing word may come between ('map dominant tree species', 'detect small ships'), but
     # not a participle: 'flooded roads' and 'damaged buildings' name an event's application.
     return (
-        rf"(?<![a-z0-9])(?:{verbs[noun]})\s+(?:the\s+|all\s+|any\s+)?(?:(?![a-z]+ed\b)[a-z]+[\s-]+)?"
+        rf"(?<![a-z0-9])(?:{_verb_forms()[noun]})\s+(?:the\s+|all\s+|any\s+)?(?:(?![a-z]+ed\b)[a-z]+[\s-]+)?"
         rf"{obj}(?:s|es)?"
         r"(?![a-z0-9])"
     )
@@ -107,10 +114,9 @@ def _verb_pattern(phrase: str) -> str | None:
 def _binary_pattern(phrase: str) -> str | None:
     """'forest mapping' -> a pattern for 'forest / non-forest', 'forest vs. non-forest': a map of
     one class against the rest is that class mapped. None for phrases without a task noun."""
-    *head, noun = phrase.split()
-    if not head or noun not in _verb_forms():
+    if (found := _task_object(phrase)) is None:
         return None
-    obj = _SEP.join(re.escape(p) for p in re.split(r"[\s\-_./]+", " ".join(head)) if p)
+    obj = found[0]
     return rf"(?<![a-z0-9]){obj}\s*(?:/|vs\.?|versus|or|and)\s*non[\s-]?{obj}(?![a-z0-9])"
 
 
