@@ -997,6 +997,10 @@ def test_requests_for_precomputed_embeddings_are_read(text: str, wanted: bool) -
         ("buildings taller than 20 m in city images", None),
         ("bathymetry at 3 m depth", None),
         ("drone flying at 100 m altitude", None),
+        # The grid of the map asked for: the imagery is at least that fine.
+        ("we need a 20 cm land-cover map of the city from aerial orthophotos", "0.2 m"),
+        ("a 30 m land cover map from 10 m Sentinel-2 imagery", "10 m"),
+        ("a road network 12 m wide on the map", None),
     ],
 )
 def test_a_length_describing_the_imagery_is_its_resolution(text: str, resolution: str | None) -> None:

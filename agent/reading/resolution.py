@@ -37,6 +37,15 @@ _GSD_AT = re.compile(
 )
 
 
+# 'a 20 cm land-cover map', '10 m crop masks': the grid of the product asked for; the imagery is at
+# least that fine, so it stands for the imagery's resolution when nothing else gives it.
+_GSD_PRODUCT = re.compile(
+    r"\b(\d+(?:\.\d+)?)[\s-]*(cm|m|km|meters?|metres?)\s+"
+    r"(?:(?!(?:in|of|for|on|at|from|with|and|or|to)\b)[\w-]+\s+){0,3}?"
+    r"(?:maps?|masks?|layers?|products?|rasters?)\b"
+)
+
+
 _OUTPUT_RESOLUTION = re.compile(
     r"\b(?:to|into|reach(?:ing)?|target(?:ing)?|output(?:s| at)?)\s+(?:an?\s+|the\s+)?"
     r"\d+(?:\.\d+)?[\s-]*(?:cm|m|meters?|metres?)\b(?:\s*(?:gsd|resolution|pixels?))?"
@@ -50,6 +59,7 @@ def _resolution(text: str) -> tuple[str | None, float | None]:
         or _GSD_IMAGERY.search(text)
         or _GSD_AT.search(text)
         or _GSD_BRACKETED.search(text)
+        or _GSD_PRODUCT.search(text)
     )
     if match:
         value = float(match.group(1)) * {"cm": 0.01, "km": 1000.0}.get(match.group(2), 1.0)
