@@ -184,6 +184,7 @@ def test_the_table_is_data_with_known_roles() -> None:
         "check",
         "hypothetical",
         "excluded",
+        "processing",
     }
     assert {t.direction for t in table.triggers} == {"forward", "backward"}
 

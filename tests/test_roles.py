@@ -525,3 +525,56 @@ def test_what_a_tried_model_was_trained_on_and_what_does_not_help_are_not_requir
     assert "Sentinel-2" not in glaciers.sensor and "RGB" in glaciers.exclusions.modalities
     confirmed = _query("The problem is labels: 80 tiles confirmed via field reports. VV/VH backscatter.")
     assert confirmed.modality == ["SAR"]
+
+
+@pytest.mark.parametrize(
+    ("text", "modalities", "sensors", "aside"),
+    [
+        (
+            "Sentinel-1 GRD scenes terrain-corrected with SRTM for flood mapping",
+            ["SAR"],
+            ["Sentinel-1"],
+            ("SRTM",),
+        ),
+        (
+            "Sentinel-1 EW scenes (HH/HV), thermal-noise corrected, for sea ice type classification",
+            ["SAR"],
+            ["Sentinel-1"],
+            ("Thermal",),
+        ),
+        (
+            "orthorectified with a LiDAR DTM, our 20 cm aerial RGB for building detection",
+            ["RGB"],
+            ["Aerial"],
+            ("Airborne LiDAR", "LiDAR", "DEM"),
+        ),
+    ],
+)
+def test_data_used_in_processing_is_no_input(
+    text: str, modalities: list[str], sensors: list[str], aside: tuple[str, ...]
+) -> None:
+    query = _query(text)
+    assert (query.modality, query.sensor) == (modalities, sensors)
+    assert read(text).set_aside == {"processing": aside}
+
+
+def test_a_dem_beside_the_imagery_stays_an_input() -> None:
+    query = _query("flood mapping from Sentinel-1 and the Copernicus DEM, with a correction for terrain")
+    assert "DEM" in query.modality and query.application == "flood mapping"
+
+
+@pytest.mark.parametrize(
+    ("text", "specialist"),
+    [
+        ("I'd like an encoder that was already pretrained on SAR and continue pretraining on our archive", True),
+        ("a backbone pretrained on lots of SAR for our Sentinel-1 floods", True),
+        ("a model pretrained on SAR and optical imagery for Sentinel-1 floods", False),
+    ],
+)
+def test_a_model_pretrained_on_one_kind_of_imagery_is_a_specialist_wish(text: str, specialist: bool) -> None:
+    assert _query(text).specialist is specialist
+
+
+def test_ice_types_and_ice_charts_are_sea_ice_mapping() -> None:
+    text = "Sentinel-1 EW scenes over Fram Strait; we want to fine-tune for ice type later, the ice charts are too coarse"
+    assert _query(text).application == "sea ice mapping"

@@ -36,6 +36,7 @@ Role = Literal[
     "quoted",
     "tool",
     "classes",
+    "processing",
 ]
 Direction = Literal["forward", "backward"]
 
@@ -49,6 +50,7 @@ ROLE_WORDS: dict[str, str] = {
     "quoted": "an example of your input text, not the task",
     "tool": "software or a platform you work in, not your data",
     "classes": "the classes to tell apart, not the task",
+    "processing": "used in processing the data, not an input",
 }
 
 # Sentence ends ('.', not a decimal point), and clause ends for clause-scoped triggers.
