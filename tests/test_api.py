@@ -1679,6 +1679,10 @@ def test_a_question_about_the_catalogue_is_answered_without_questions_back() -> 
         ("ship detection on 8 A100s", "multi-gpu", None),
         ("land cover classification running in the browser", "edge", None),
         ("flood mapping on my MacBook M2", "cpu", None),
+        # A model only run (a captioner) needs its 16-bit weights in memory, not training state.
+        ("one-sentence captions for aerial tiles on one GPU", "single-gpu", 9600.0),
+        ("one-sentence captions for aerial tiles on an RTX A4000", "single-gpu", 6400.0),
+        ("building segmentation on an RTX A4000", "single-gpu", 250.0),
     ],
 )
 def test_hardware_wordings(text: str, device: str, limit: float | None) -> None:

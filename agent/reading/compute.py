@@ -69,7 +69,6 @@ _GPU_MEMORY_AFTER = re.compile(
     # 'a GPU with 24 GB', 'an A100 80GB', 'RTX 4090 (24 GB)'
     rf"(?:gpu|vram|\b(?:{_GPU_MODELS})|[rg]tx\s?\w+(?:\s+ti)?)\s+(?:with\s+)?\(?(\d+(?:\.\d+)?)\s*gb\b"
 )
-_GPU_CARD = re.compile(rf"\b({_GPU_MODELS}|rtx[\s-]?(?:4090|3090|4080|3080|4060))\b(?!\s*(?:s\b|gpus))")
 # Google Colab's free tier: one T4 with 16 GB.
 _COLAB_FREE = re.compile(
     r"\bcolab(?:'s)?\s+(?:\(\s*)?free\b|\bfree\s+(?:tier\s+(?:of|on)\s+|version\s+of\s+)?(?:google\s+)?colab\b"
@@ -199,6 +198,17 @@ def _gpu_card_memory() -> dict[str, float]:
     return {row["card"]: float(row["memory_gb"]) for row in table_rows("gpu_memory.csv")}
 
 
+@cache
+def _gpu_card() -> re.Pattern[str]:
+    """A GPU of ``gpu_memory.csv`` named by model ('an RTX 4090', 'one RTX A4000'), not several of them."""
+    # 'rtx4090' is also written 'RTX 4090' or 'rtx-4090'; 'a4000' also 'RTX A4000'.
+    forms = [
+        r"[\s-]?".join(re.findall(r"[a-z]+|\d+", card)) if card.startswith("rtx") else card
+        for card in sorted(_gpu_card_memory(), key=len, reverse=True)
+    ]
+    return re.compile(rf"\b(?:rtx[\s-]?)?({'|'.join(forms)})\b(?!\s*(?:s\b|gpus))")
+
+
 def device_spans(text: str) -> list[tuple[int, int]]:
     """Where ``text`` names the hardware the model will run on ('a laptop', 'one A100')."""
     lowered = text.lower()
@@ -207,6 +217,8 @@ def device_spans(text: str) -> list[tuple[int, int]]:
 
 # Parameters a laptop CPU runs, without training, at a tolerable pace (a ViT-L and its head).
 CPU_INFERENCE_BUDGET_M = 350.0
+# The memory of one GPU whose memory the user does not state, when a model is only run on it.
+GPU_INFERENCE_MEMORY_GB = 24.0
 
 
 def read_compute(
@@ -241,7 +253,7 @@ def read_compute(
     )
     colab = memory is None and _COLAB_FREE.search(lowered)
     # 'one A100', 'an RTX 4090': a GPU named without its memory has the memory of its smallest model.
-    card = _GPU_CARD.search(lowered) if memory is None and not colab and device == "single-gpu" else None
+    card = _gpu_card().search(lowered) if memory is None and not colab and device == "single-gpu" else None
     if limit is None and (memory or colab or card):
         if memory:
             gigabytes = float(memory.group(1))
@@ -274,4 +286,12 @@ def read_compute(
         # Nothing trained on the CPU: a model is only run, and a ViT-L runs, if slowly.
         limit = CPU_INFERENCE_BUDGET_M
         notes.append(f"a CPU with nothing to train read as room to run up to about {limit:g}M parameters")
+    elif device == "single-gpu" and limit is None and (regime == "zero-shot" or task_type in _INFERENCE_TASKS):
+        # A model only run (a captioner, a chat model) needs its 16-bit weights in memory, not
+        # training state: a 7B vision-language model answers on one common 24 GB card.
+        limit = GPU_INFERENCE_MEMORY_GB * 400.0
+        notes.append(
+            f"one GPU of unstated memory read as {GPU_INFERENCE_MEMORY_GB:g} GB, room to run up to about "
+            f"{limit:,.0f}M parameters in 16-bit"
+        )
     return ComputeBudget(device_class=device, max_parameters_m=limit, min_parameters_m=floor)
