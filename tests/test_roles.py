@@ -566,7 +566,10 @@ def test_a_dem_beside_the_imagery_stays_an_input() -> None:
 @pytest.mark.parametrize(
     ("text", "specialist"),
     [
-        ("I'd like an encoder that was already pretrained on SAR and continue pretraining on our archive", True),
+        (
+            "I'd like an encoder that was already pretrained on SAR and continue pretraining on our archive",
+            True,
+        ),
         ("a backbone pretrained on lots of SAR for our Sentinel-1 floods", True),
         ("a model pretrained on SAR and optical imagery for Sentinel-1 floods", False),
     ],
@@ -576,5 +579,8 @@ def test_a_model_pretrained_on_one_kind_of_imagery_is_a_specialist_wish(text: st
 
 
 def test_ice_types_and_ice_charts_are_sea_ice_mapping() -> None:
-    text = "Sentinel-1 EW scenes over Fram Strait; we want to fine-tune for ice type later, the ice charts are too coarse"
+    text = (
+        "Sentinel-1 EW scenes over Fram Strait; we want to fine-tune for ice type later, "
+        "the ice charts are too coarse"
+    )
     assert _query(text).application == "sea ice mapping"

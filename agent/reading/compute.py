@@ -286,7 +286,9 @@ def read_compute(
         # Nothing trained on the CPU: a model is only run, and a ViT-L runs, if slowly.
         limit = CPU_INFERENCE_BUDGET_M
         notes.append(f"a CPU with nothing to train read as room to run up to about {limit:g}M parameters")
-    elif device == "single-gpu" and limit is None and (regime == "zero-shot" or task_type in _INFERENCE_TASKS):
+    elif (
+        device == "single-gpu" and limit is None and (regime == "zero-shot" or task_type in _INFERENCE_TASKS)
+    ):
         # A model only run (a captioner, a chat model) needs its 16-bit weights in memory, not
         # training state: a 7B vision-language model answers on one common 24 GB card.
         limit = GPU_INFERENCE_MEMORY_GB * 400.0
