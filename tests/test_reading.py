@@ -621,6 +621,9 @@ def test_a_list_of_classes_names_labels_and_a_land_legend_is_land_cover() -> Non
     # A list of crop states is no land-cover legend: nothing is read from it.
     crops = read("We need 6 classes (healthy, wilt, weeds, bare soil, intercrop, other) on drone tiles.")
     assert "land cover" not in crops.required_text
+    # Vegetation and ground are kinds of land: a drone legend of land and objects is land cover too.
+    drone = read("Drone orthomosaics with the classes: building, clutter, vegetation, water, ground, car.")
+    assert drone.required_text.endswith("; land cover classes")
 
 
 def test_one_class_against_the_rest_is_that_class_mapped() -> None:

@@ -274,6 +274,19 @@ def test_an_option_ruled_out_is_not_required() -> None:
     assert chat.compute.device_class == "single-gpu"
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "During the monsoon optical imagery is useless, so this is purely Sentinel-1 GRD for flood mapping.",
+        "In the wet season optical data is no use here; Sentinel-1 GRD for flood mapping.",
+    ],
+)
+def test_imagery_ruled_out_after_a_phrase_of_time_is_ruled_out(text: str) -> None:
+    query = _query(text)
+    assert query.modality == ["SAR"]
+    assert {"RGB", "Multispectral"} <= set(query.exclusions.modalities)
+
+
 def test_no_gpu_is_an_option_means_a_cpu() -> None:
     query = _query("Flood mapping; a GPU is out of the question, and Sentinel-1 is not an option")
     assert query.deployment_device == "cpu"

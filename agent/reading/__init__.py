@@ -91,13 +91,20 @@ def _subject(stretch: str, cue: str) -> str:
 # A subject longer than this is restated by the data it names: 'a backbone that only accepts RGB or
 # the fixed Sentinel-2 band set' rules out RGB and Sentinel-2, not the sentence.
 _LONG_SUBJECT = 6
+# A subject opened by a phrase of time or place ('during the monsoon optical imagery', 'in winter
+# Sentinel-2') is restated by the data it names too: 'no during ...' would name nothing.
+_OPTICAL = re.compile(r"\boptical(?:\s+(?:imagery|images|data|bands|scenes))?\b", re.IGNORECASE)
+_LEADING_PHRASE = re.compile(
+    r"(?:during|in|at|for|over|on|after|before|since|from|with|under|throughout|across|outside)\s",
+    re.IGNORECASE,
+)
 
 
 def _ruled_out(subject: str) -> list[str]:
     """What to restate as ruled out: the subject, or when it is long, each kind of data it names."""
     from agent.reading.terms import find_terms
 
-    if len(subject.split()) <= _LONG_SUBJECT:
+    if len(subject.split()) <= _LONG_SUBJECT and not _LEADING_PHRASE.match(subject):
         return [subject]
     # (kept with the model noun it qualifies: 'SAR models' rules out a kind of model, 'SAR' the data)
     named = [
@@ -105,6 +112,8 @@ def _ruled_out(subject: str) -> list[str]:
         for vocabulary in ("modalities", "sensors")
         for _, s, e in find_terms(subject, vocabulary)
     ]
+    # 'optical' stands for either kind of optical imagery, which no vocabulary term names.
+    named += [m.group(0) for m in _OPTICAL.finditer(subject)]
     return list(dict.fromkeys(named)) or [subject]
 
 
