@@ -249,6 +249,15 @@ def test_a_tried_model_keeps_the_task_said_with_it() -> None:
     assert query.application == "crop type mapping" and query.sensor == ["Sentinel-2"]
 
 
+def test_what_a_tried_models_weights_expect_is_said_of_the_model() -> None:
+    text = (
+        "Airborne hyperspectral flight lines (about 420 bands, 1 m) for tree species maps. I tried "
+        "SpectralGPT first, but its weights expect the 12 Sentinel-2 bands. One GPU."
+    )
+    query = _query(text)
+    assert (query.modality, query.sensor) == (["Hyperspectral"], ["Airborne hyperspectral"])
+
+
 def test_the_users_own_data_said_with_a_tried_model_is_kept() -> None:
     assert _query(_TRIED_SATMAE).sensor == ["Sentinel-2"]
 
