@@ -257,7 +257,7 @@ def test_weather_forecasting_answer_says_it_is_outside_the_database_scope() -> N
     [
         ("flod mapping with sentinal-1", "flood mapping", ["Sentinel-1"]),
         ("buildng segmentation from aerial imagry", "building segmentation", ["Aerial"]),
-        ("crop type mappin with sentinel-2", "crop type mapping", ["Sentinel-2"]),
+        ("crop tyep mapping with sentinel-2", "crop type mapping", ["Sentinel-2"]),
     ],
 )
 def test_slips_in_terms_are_read_as_meant_and_said(text: str, application: str, sensors: list[str]) -> None:

@@ -606,3 +606,18 @@ def test_ice_types_and_ice_charts_are_sea_ice_mapping() -> None:
         "the ice charts are too coarse"
     )
     assert _query(text).application == "sea ice mapping"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "every field as its own instance and its crop type, from a full season of Sentinel-2 L2A; 4 GPUs",
+        "a decade of Sentinel-2 monthly composites over the Amazon, land cover, laptop only",
+    ],
+)
+def test_a_season_of_images_is_a_time_series(text: str) -> None:
+    assert _query(text).multi_temporal
+
+
+def test_a_single_date_in_the_growing_season_is_no_time_series() -> None:
+    assert not _query("one Sentinel-2 scene from a single date in the growing season, land cover").multi_temporal
