@@ -620,4 +620,23 @@ def test_a_season_of_images_is_a_time_series(text: str) -> None:
 
 
 def test_a_single_date_in_the_growing_season_is_no_time_series() -> None:
-    assert not _query("one Sentinel-2 scene from a single date in the growing season, land cover").multi_temporal
+    assert not _query(
+        "one Sentinel-2 scene from a single date in the growing season, land cover"
+    ).multi_temporal
+
+
+def test_a_size_range_ruled_out_is_a_limit_and_no_ruling_out_of_training() -> None:
+    query = _query(
+        "Flood mapping from Sentinel-1 with Sen1Floods11 labels. One RTX 4090 (24 GB), so fine-tuning "
+        "anything in the billion-parameter range is out, but a ViT-B or ViT-L is fine."
+    )
+    assert (query.compute.max_parameters_m, query.compute.min_parameters_m) == (1000.0, None)
+    assert query.data_regime != "zero-shot"
+    assert (
+        _query("a billion-parameter model for flood mapping from Sentinel-1").compute.min_parameters_m == 1000
+    )
+
+
+def test_using_a_kind_of_imagery_ruled_out_rules_out_the_imagery() -> None:
+    query = _query("Using SAR is not an option; flood mapping")
+    assert query.exclusions.modalities == ["SAR"] and "SAR" not in query.modality

@@ -70,6 +70,10 @@ class Reading:
         ]
 
 
+_ACTIVITY = re.compile(
+    r"^(?:(?:so|then)\s+)?(?:fine[\s-]?tuning|training|running|using|deploying|hosting)\s+(?=\S)",
+    re.IGNORECASE,
+)
 _ARTICLE = re.compile(r"^(?:(?:and|or|but|so|also|then|a|an|the|any)\s+)+", re.IGNORECASE)
 
 
@@ -85,7 +89,9 @@ def _blank(text: str, spans: Iterable[RoleSpan]) -> str:
 def _subject(stretch: str, cue: str) -> str:
     """What a ruled-out stretch names: 'a GPU is out of the question' -> 'GPU'."""
     words = re.sub(re.escape(cue), " ", stretch, flags=re.IGNORECASE).strip(" ,;:.")
-    return _ARTICLE.sub("", words)
+    # 'fine-tuning anything in the billion-parameter range is out': the thing is ruled out, not the
+    # activity ('no fine-tuning' would read as no training at all).
+    return _ACTIVITY.sub("", _ARTICLE.sub("", words))
 
 
 # A subject longer than this is restated by the data it names: 'a backbone that only accepts RGB or

@@ -53,6 +53,9 @@ _PARAMS_NEGATED_FLOOR = re.compile(
 )
 _PARAMS_FLOOR_PLUS = re.compile(rf"\b(\d+(?:\.\d+)?)\s*(m|b)\+[\s-]*(?:{_PARAM_WORD}|models?)\b")
 _PARAMS_BILLION_SCALE = re.compile(r"\bbillion[\s-](?:param|parameters?|params|scale)\b")
+# 'anything in the billion-parameter range is out' (restated 'no anything in the billion-parameter
+# range'): the scale ruled out is a limit.
+_PARAMS_NEGATED_BILLION = re.compile(rf"\b(?:no|nothing|not)\b[^.;,]{{0,40}}?{_PARAMS_BILLION_SCALE.pattern}")
 _PARAMS_BETWEEN = re.compile(rf"between\s*{_SIZE_NUMBER}\s*(?:and|to|-)\s*{_SIZE_NUMBER}\s*{_PARAM_WORD}\b")
 
 
@@ -97,7 +100,7 @@ def _parameter_limit(text: str) -> float | None:
         or _PARAMS_NEGATED_FLOOR.search(text)
     )
     if not match:
-        return None
+        return 1000.0 if _PARAMS_NEGATED_BILLION.search(text) else None
     return _millions(match.group(1), match.group(2))
 
 
@@ -119,7 +122,11 @@ def _parameter_floor(text: str) -> float | None:
         return _millions(between.group(1), between.group(2) or between.group(4))
     if match := _asked(text, _PARAMS_FLOOR) or _asked(text, _PARAMS_FLOOR_PLUS):
         return _millions(match.group(1), match.group(2))
-    return 1000.0 if _asked(text, _PARAMS_BILLION_SCALE) else None
+    scale = _asked(text, _PARAMS_BILLION_SCALE)
+    ruled_out = (
+        any(m.end() == scale.end() for m in _PARAMS_NEGATED_BILLION.finditer(text)) if scale else False
+    )
+    return 1000.0 if scale and not ruled_out else None
 
 
 # 'a ViT-L or larger', 'at most Swin-B': a size bound given as a standard backbone's size. The
