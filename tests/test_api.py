@@ -1001,6 +1001,7 @@ def test_requests_for_precomputed_embeddings_are_read(text: str, wanted: bool) -
         ("we need a 20 cm land-cover map of the city from aerial orthophotos", "0.2 m"),
         ("a 30 m land cover map from 10 m Sentinel-2 imagery", "10 m"),
         ("a road network 12 m wide on the map", None),
+        ("a yes/no classifier for web-map RGB tiles (roughly 1 m) with brick kilns", "1 m"),
     ],
 )
 def test_a_length_describing_the_imagery_is_its_resolution(text: str, resolution: str | None) -> None:

@@ -28,7 +28,8 @@ _GSD_IMAGERY = re.compile(
 )
 # 'ICEYE SAR (~1 m)', 'orthophotos (10 cm)': a length in brackets right after the imagery it describes.
 _GSD_BRACKETED = re.compile(
-    r"\(\s*(?:~|about|approx\.?|ca\.?)?\s*(\d+(?:\.\d+)?)\s*(cm|m)\s*(?:gsd|resolution)?\s*\)"
+    r"\(\s*(?:~|about|approx\.?|approximately|roughly|around|ca\.?|circa)?\s*(\d+(?:\.\d+)?)\s*(cm|m)\s*"
+    r"(?:gsd|resolution)?\s*\)"
 )
 # 'canopy height at 10 m' (not 'at 3 m depth' or 'at 100 m altitude').
 _GSD_AT = re.compile(
