@@ -640,3 +640,10 @@ def test_a_size_range_ruled_out_is_a_limit_and_no_ruling_out_of_training() -> No
 def test_using_a_kind_of_imagery_ruled_out_rules_out_the_imagery() -> None:
     query = _query("Using SAR is not an option; flood mapping")
     assert query.exclusions.modalities == ["SAR"] and "SAR" not in query.modality
+
+
+def test_height_rasters_by_their_names_are_elevation_and_one_wished_if_possible_is_optional() -> None:
+    assert "DEM" in _query("building outlines from 10 cm aerial RGB and an nDSM from airborne LiDAR").modality
+    hand = _query("flood mapping from sub-metre aerial RGB plus a Height Above Nearest Drainage raster")
+    assert "DEM" in hand.modality
+    assert "DEM" not in _query("flood mapping from aerial RGB, plus a DEM if the architecture allows it").modality
