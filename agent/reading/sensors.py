@@ -25,7 +25,9 @@ _EXCLUDE = re.compile(
 
 _LABELS = re.compile(r"\b(?:labels?|labell?ed|annotations?|ground truth)\b")
 # Words that end what a negation rules out: 'except Europe with Sentinel-1' excludes Europe only.
-_EXCLUSION_END = re.compile(r"\b(?:with|using|via|from|for|in|on|at|to|but|that|which|because|since)\b")
+_EXCLUSION_END = re.compile(
+    r"\b(?:with|using|via|from|for|in|on|at|to|but|that|which|because|since)\b|\s[-–—](?=\s)"
+)
 
 
 # What comes between a negation and what it rules out: 'not trained on Chinese data', "don't want
@@ -69,9 +71,9 @@ def read_exclusions(text: str) -> Exclusions:
             modalities.append(canonical)
         for canonical, _, _ in find_terms(fragment, "regions"):
             regions.append(canonical)
-        if re.match(r"(?:any\s+)?(?:sar|radar)\b", fragment):
+        if re.match(r"(?:(?:any|the|an?)\s+)?(?:sar|radar)\b", fragment):
             modalities.append("SAR")
-        if re.match(r"(?:any\s+)?optical\b", fragment):
+        if re.match(r"(?:(?:any|the|an?)\s+)?optical\b", fragment):
             modalities.extend(["RGB", "Multispectral", "Hyperspectral"])
     return Exclusions(
         modalities=list(dict.fromkeys(modalities)),
