@@ -647,3 +647,13 @@ def test_height_rasters_by_their_names_are_elevation_and_one_wished_if_possible_
     hand = _query("flood mapping from sub-metre aerial RGB plus a Height Above Nearest Drainage raster")
     assert "DEM" in hand.modality
     assert "DEM" not in _query("flood mapping from aerial RGB, plus a DEM if the architecture allows it").modality
+
+
+def test_not_the_optical_imagery_but_the_sar_rules_optical_out() -> None:
+    query = _query(
+        "We want a damage grade per building from post-event COSMO-SkyMed spotlight SAR (~1 m). "
+        "Not the optical imagery - the SAR is the main signal here. Two A100s."
+    )
+    assert query.application == "building damage assessment"
+    assert "SAR" in query.modality and "RGB" not in query.modality
+    assert {"RGB", "Multispectral"} <= set(query.exclusions.modalities)
