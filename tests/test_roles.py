@@ -646,7 +646,10 @@ def test_height_rasters_by_their_names_are_elevation_and_one_wished_if_possible_
     assert "DEM" in _query("building outlines from 10 cm aerial RGB and an nDSM from airborne LiDAR").modality
     hand = _query("flood mapping from sub-metre aerial RGB plus a Height Above Nearest Drainage raster")
     assert "DEM" in hand.modality
-    assert "DEM" not in _query("flood mapping from aerial RGB, plus a DEM if the architecture allows it").modality
+    assert (
+        "DEM"
+        not in _query("flood mapping from aerial RGB, plus a DEM if the architecture allows it").modality
+    )
 
 
 def test_not_the_optical_imagery_but_the_sar_rules_optical_out() -> None:
@@ -657,3 +660,13 @@ def test_not_the_optical_imagery_but_the_sar_rules_optical_out() -> None:
     assert query.application == "building damage assessment"
     assert "SAR" in query.modality and "RGB" not in query.modality
     assert {"RGB", "Multispectral"} <= set(query.exclusions.modalities)
+
+
+def test_several_applications_listed_ask_for_a_general_backbone() -> None:
+    selection = _select(
+        "We want to continue pretraining a big open backbone on HLS time series, then fine-tune it for "
+        "cloud-gap filling, crop mapping and flood segmentation. 64 A100s."
+    )
+    assert selection.query.application is None
+    assert any("several applications listed" in a for a in selection.assumptions)
+    assert _query("flood mapping and burn scar mapping from Sentinel-2").application == "flood mapping"

@@ -138,6 +138,23 @@ def _called_first(apps: list[TermSpan], task_text: str) -> list[TermSpan]:
     return apps
 
 
+_LIST_LINK = re.compile(r"^\s*(?:,|,?\s+and|,?\s+or|/|;)\s*(?:then\s+)?$")
+
+
+def _listed_applications(apps: list[TermSpan], text: str) -> list[str]:
+    """Three or more different applications named one after another as a list ('cloud-gap filling,
+    crop mapping and flood segmentation'): a backbone for several tasks, not one."""
+    ordered = sorted(apps, key=lambda a: a[1])
+    run: list[TermSpan] = ordered[:1]
+    for app in ordered[1:]:
+        if _LIST_LINK.match(text[run[-1][2] : app[1]]):
+            run.append(app)
+        elif len({a[0] for a in run}) < 3:
+            run = [app]
+    names = list(dict.fromkeys(a[0] for a in run))
+    return names if len(names) >= 3 else []
+
+
 def name_application(text: str, lowered: str, apps: list[TermSpan], notes: list[str]) -> TaskReading:
     """The application the task names (``apps``: those found in ``lowered``), or one mended from a
     slip; ``notes`` says how it was read."""
@@ -157,6 +174,9 @@ def name_application(text: str, lowered: str, apps: list[TermSpan], notes: list[
             mended = []
     apps = _called_first(apps, task_text)
     application = apps[0][0] if apps else None
+    if listed := _listed_applications(apps, task_text):
+        notes.append(f"several applications listed ({', '.join(listed)}): read as a general-purpose backbone")
+        application, apps = None, []
     if apps and is_closest_for(application, task_text[apps[0][1] : apps[0][2]]):
         notes.append(
             f"'{task_text[apps[0][1] : apps[0][2]]}' has no application of its own in RS-FMD: "
