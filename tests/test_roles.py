@@ -670,3 +670,17 @@ def test_several_applications_listed_ask_for_a_general_backbone() -> None:
     assert selection.query.application is None
     assert any("several applications listed" in a for a in selection.assumptions)
     assert _query("flood mapping and burn scar mapping from Sentinel-2").application == "flood mapping"
+
+
+@pytest.mark.parametrize(
+    ("text", "wanted"),
+    [
+        (
+            "Planet 4-band cubes. Which pretrained models cope with a new sensor and odd band set like this?",
+            True,
+        ),
+        ("we bought a new sensor last year for crop mapping from Sentinel-2", False),
+    ],
+)
+def test_a_new_sensor_or_odd_band_set_asks_for_any_bands(text: str, wanted: bool) -> None:
+    assert _query(text).any_bands is wanted
