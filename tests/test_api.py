@@ -1820,6 +1820,7 @@ def test_the_count_of_models_read_from_the_text(text: str, count: int | None) ->
         ("crop mapping with Sentinel-2, and with fewer labels", "few-shot"),
         ("flood mapping with a small labelled dataset", "few-shot"),
         ("Landsat 8 and Sentinel-2, a few hundred labels, one GPU", "few-shot"),
+        ("oriented boxes for ships in DOTA-format labels, a few hundred thousand instances", "full-labels"),
         ("flood mapping with Sentinel-1, one GPU, labelled data", "full-labels"),
         ("we lack labelled data for flood mapping", "few-shot"),
         ("flood mapping with Sentinel-1 with a labelled dataset in Europe", "full-labels"),

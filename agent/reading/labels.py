@@ -85,7 +85,9 @@ def _count_patterns() -> _CountPatterns:
     rows = dict(cues("label_count"))
     sample, labelled = rows.pop("sample"), rows.pop("labelled")
     words = tuple(
-        (re.compile(rf"\b(?:{pattern})\s+(?:of\s+)?"), float(value)) for value, pattern in rows.items()
+        # ('a few hundred thousand instances': the word count scaled)
+        (re.compile(rf"\b(?:{pattern})\s+(?:(thousand|million)\s+)?(?:of\s+)?"), float(value))
+        for value, pattern in rows.items()
     )
     samples = rf"{_QUALIFIERS}(?:{sample})\b"
     # (a year is no count: 'pairs from 2016 and 2022')
@@ -103,7 +105,7 @@ def _counts(text: str) -> list[tuple[float, int, int]]:
     for pattern, value in patterns.words:
         for match in pattern.finditer(text):
             if tail := patterns.samples.match(text, match.end()):
-                found.append((value, match.start(), tail.end()))
+                found.append((value * _SCALE.get(match.group(1) or "", 1.0), match.start(), tail.end()))
     return sorted(found, key=lambda f: f[1])
 
 
