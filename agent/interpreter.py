@@ -114,7 +114,7 @@ def interpret(
     priorities = read_priorities(lowered, compute.device_class, regime.transfer, notes)
     earliest, latest = read_release_years(lowered, notes)
     # 'no VHR involved': a resolution ruled out is none asked for.
-    unruled = blank_spans(lowered, ruled_out_spans(lowered))
+    unruled = blank_spans(lowered, ruled)
     resolution, resolution_m = read_resolution(unruled, task.application, task.task_type, notes)
     licences, permissive = read_licences(lowered, notes)
     regions = read_regions(named.plain, named.dataset_ranges, exclusions.regions, notes)

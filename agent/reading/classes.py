@@ -9,11 +9,9 @@ from __future__ import annotations
 import re
 from functools import cache
 
-from agent.reading.context import RoleSpan
+from agent.reading.context import SENTENCE_END, RoleSpan
 from agent.reading.tables import cue_pattern
 
-# The list runs to the end of its sentence, or of its bracket when it opened one.
-_SENTENCE_END = re.compile(r"[;?!]|\.(?!\d)")
 # Items of a list: at least two separators ('a, b and c', 'a / b / c').
 _SEPARATOR = re.compile(r",|\band\b|\bor\b|/")
 
@@ -37,8 +35,8 @@ def class_list_spans(text: str) -> list[RoleSpan]:
         if lead.group(0).rstrip().endswith("("):
             close = lowered.find(")", start)
             end = close if close >= 0 else len(lowered)
-        else:
-            stop = _SENTENCE_END.search(lowered, start)
+        else:  # the list runs to the end of its sentence, or of its bracket when it opened one
+            stop = SENTENCE_END.search(lowered, start)
             end = stop.start() if stop else len(lowered)
         if len(_SEPARATOR.findall(lowered[start:end])) >= 2:
             spans.append(RoleSpan(start, end, "classes", lead.group(0).strip()))

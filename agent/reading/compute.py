@@ -64,6 +64,7 @@ _PARAMS_BETWEEN = re.compile(rf"between\s*{_SIZE_NUMBER}\s*(?:and|to|-)\s*{_SIZE
 # parameter for weights, gradients and optimiser states, and the activations of a usual batch take
 # about three times that, so a quarter of the memory bounds the size (15.6M a GB: a ViT-B on 8 GB,
 # a ViT-L on 24 GB). Vision-language tasks and zero-shot use are read as inference.
+_RUN_M_PER_GB, _TRAIN_M_PER_GB = 400.0, 15.625
 _GPU_MEMORY = re.compile(
     r"(\d+(?:\.\d+)?)\s*gb\b(?:\s+of)?\s*"
     r"(?:vram|gpu|graphics|video memory|memory|ram|card|gtx|rtx|quadro|titan)\b"
@@ -122,11 +123,7 @@ def _parameter_floor(text: str) -> float | None:
         return _millions(between.group(1), between.group(2) or between.group(4))
     if match := _asked(text, _PARAMS_FLOOR) or _asked(text, _PARAMS_FLOOR_PLUS):
         return _millions(match.group(1), match.group(2))
-    scale = _asked(text, _PARAMS_BILLION_SCALE)
-    ruled_out = (
-        any(m.end() == scale.end() for m in _PARAMS_NEGATED_BILLION.finditer(text)) if scale else False
-    )
-    return 1000.0 if scale and not ruled_out else None
+    return 1000.0 if _asked(text, _PARAMS_BILLION_SCALE) else None
 
 
 # 'a ViT-L or larger', 'at most Swin-B': a size bound given as a standard backbone's size. The
@@ -238,11 +235,15 @@ def read_compute(
     """The device class and parameter bounds the task allows (``task``: its application and type),
     saying in ``notes`` what was inferred."""
     application, task_type = task
+    # A model only run, not trained: zero-shot use, or a task answered by a model as it is.
+    inference = regime == "zero-shot" or task_type in _INFERENCE_TASKS
     device = first_cue(_devices(), lowered)
     limit = _parameter_limit(lowered)
     floor = _parameter_floor(lowered)
     if floor is not None and limit is not None and floor >= limit:
-        floor = None  # 'fewer than 1B parameters, not over 1B' reads as the limit alone
+        # 'fewer than 1B parameters, not over 1B', 'anything in the billion-parameter range is out':
+        # the limit alone
+        floor = None
     bound = _backbone_bound(lowered, written)
     if bound and ((limit is None and bound[0]) or (floor is None and bound[1])):
         # 'a ViT-L or larger, under 500M parameters': the backbone gives the side the numbers do not.
@@ -273,10 +274,9 @@ def read_compute(
         else:
             gigabytes = 16.0
             notes.append("Google Colab's free tier read as one T4 GPU with 16 GB")
-        inference = regime == "zero-shot" or task_type in _INFERENCE_TASKS
         # Vision-language models are adapted with low-rank adapters on frozen 16-bit weights.
         adapters = not inference and application_domain(application) == "vision-language"
-        limit = gigabytes * (400.0 if inference or adapters else 15.625)
+        limit = gigabytes * (_RUN_M_PER_GB if inference or adapters else _TRAIN_M_PER_GB)
         device = device or "single-gpu"
         use = (
             "running it in 16-bit"
@@ -289,16 +289,14 @@ def read_compute(
         notes.append(
             f"{gigabytes:g} GB of GPU memory read as room for about {limit:,.0f}M parameters when {use}"
         )
-    if device == "cpu" and limit is None and (regime == "zero-shot" or task_type in _INFERENCE_TASKS):
+    if device == "cpu" and limit is None and inference:
         # Nothing trained on the CPU: a model is only run, and a ViT-L runs, if slowly.
         limit = CPU_INFERENCE_BUDGET_M
         notes.append(f"a CPU with nothing to train read as room to run up to about {limit:g}M parameters")
-    elif (
-        device == "single-gpu" and limit is None and (regime == "zero-shot" or task_type in _INFERENCE_TASKS)
-    ):
+    elif device == "single-gpu" and limit is None and inference:
         # A model only run (a captioner, a chat model) needs its 16-bit weights in memory, not
         # training state: a 7B vision-language model answers on one common 24 GB card.
-        limit = GPU_INFERENCE_MEMORY_GB * 400.0
+        limit = GPU_INFERENCE_MEMORY_GB * _RUN_M_PER_GB
         notes.append(
             f"one GPU of unstated memory read as {GPU_INFERENCE_MEMORY_GB:g} GB, room to run up to about "
             f"{limit:,.0f}M parameters in 16-bit"

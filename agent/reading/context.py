@@ -54,7 +54,7 @@ ROLE_WORDS: dict[str, str] = {
 }
 
 # Sentence ends ('.', not a decimal point), and clause ends for clause-scoped triggers.
-_SENTENCE_END = re.compile(r"[;?!]|\.(?!\d)")
+SENTENCE_END = re.compile(r"[;?!]|\.(?!\d)")
 _CLAUSE_END = re.compile(r"[;?!,:()]|\.(?!\d)|\s[-–—]\s")
 # Quoted stretches: 'flooded parking lot', "how many trucks?", “two new buildings”.
 _QUOTED = re.compile(r"(?<![\w])'([^'\n]{3,120})'(?![\w])|\"([^\"\n]{3,160})\"|“([^”\n]{3,160})”")
@@ -214,12 +214,12 @@ _LIST_END = re.compile(r"\s(?:and|or)\s")
 def sentence_spans(text: str) -> list[tuple[int, int]]:
     """(start, end) of each sentence of ``text``, as a sentence-scoped trigger sees them: ended by
     '.', ';', '?' or '!', not by a decimal point."""
-    ends = [m.end() for m in _SENTENCE_END.finditer(text)]
+    ends = [m.end() for m in SENTENCE_END.finditer(text)]
     return list(zip([0, *ends], [*ends, len(text)], strict=True))
 
 
 def _ends(text: str, scope: str) -> list[int]:
-    return [m.start() for m in (_SENTENCE_END if scope == "sentence" else _CLAUSE_END).finditer(text)]
+    return [m.start() for m in (SENTENCE_END if scope == "sentence" else _CLAUSE_END).finditer(text)]
 
 
 def _forward(text: str, trigger: Trigger, end: int, table: ContextTable) -> tuple[int, bool]:
