@@ -580,6 +580,38 @@ def test_data_used_in_processing_is_no_input(
     assert read(text).set_aside == {"processing": aside}
 
 
+@pytest.mark.parametrize(
+    ("text", "modalities", "application", "aside"),
+    [
+        (
+            "0.5 m airborne LiDAR point clouds, which we turn into a bare-earth DTM, to find burial mounds",
+            ["LiDAR"],
+            "archaeological prospection",
+            ("DEM",),
+        ),
+        (
+            "EnMAP cubes for mineral mapping; I don't want to squeeze them into six multispectral bands",
+            ["Hyperspectral"],
+            "mineral mapping",
+            ("Multispectral",),
+        ),
+    ],
+)
+def test_what_the_model_should_produce_is_no_input(
+    text: str, modalities: list[str], application: str | None, aside: tuple[str, ...]
+) -> None:
+    query = _query(text)
+    assert [m for m in query.modality if m != "Multi-temporal"] == modalities
+    assert query.application == application
+    assert read(text).set_aside == {"output": aside}
+
+
+def test_what_comes_out_keeps_its_task_and_looking_into_data_is_no_output() -> None:
+    query = _query("turn 20 cm aerial orthophotos into building footprint polygons for the cadastre")
+    assert query.application == "building segmentation" and query.sensor == ["Aerial"]
+    assert "output" not in {s.role for s in read("We looked into SAR models for this").spans}
+
+
 def test_a_dem_beside_the_imagery_stays_an_input() -> None:
     query = _query("flood mapping from Sentinel-1 and the Copernicus DEM, with a correction for terrain")
     assert "DEM" in query.modality and query.application == "flood mapping"

@@ -21,6 +21,9 @@ from agent.reading.tables import model_noun_after
 __all__ = ["Reading", "RoleSpan", "not_held", "on_subject", "read"]
 
 _MENTION_VOCABULARIES = ("sensors", "modalities", "applications")
+_DATA_VOCABULARIES = ("sensors", "modalities")
+# Roles that set aside only the data said in them: what a model should produce names the task too.
+_DATA_ONLY: frozenset[Role] = frozenset({"output"})
 
 
 @dataclass(frozen=True)
@@ -49,7 +52,22 @@ class Reading:
         legends = [
             s for s in self.spans if s.role == "classes" and is_land_legend(self.text[s.start : s.end])
         ]
-        return _blank(self.text, self.spans) + restated + ("; land cover classes" if legends else "")
+        return _blank(self.text, self._blanked) + restated + ("; land cover classes" if legends else "")
+
+    @cached_property
+    def _blanked(self) -> tuple[RoleSpan, ...]:
+        """The stretches kept out of the requirements: whole spans, but of a span that says what the
+        model should produce ('turn orthophotos into building vector layers') only its data."""
+        from agent.reading.terms import find_terms
+
+        data = [
+            RoleSpan(s.start + a, s.start + b, s.role, s.cue)
+            for s in self.spans
+            if s.role in _DATA_ONLY
+            for vocabulary in _DATA_VOCABULARIES
+            for _, a, b in find_terms(self.text[s.start : s.end], vocabulary)
+        ]
+        return tuple(s for s in self.spans if s.role not in _DATA_ONLY) + tuple(data)
 
     def role_of(self, start: int, end: int) -> Role | None:
         """The role of the stretch [start, end) when a role span covers it, else None (required)."""
@@ -138,6 +156,8 @@ def read(text: str) -> Reading:
             required = {name for name, start, end in found if reading.role_of(start, end) is None}
             for name, start, end in found:
                 role = reading.role_of(start, end)
+                if role in _DATA_ONLY and vocabulary not in _DATA_VOCABULARIES:
+                    continue
                 if role is not None and name not in required and name not in aside.setdefault(role, []):
                     aside[role].append(name)
     return Reading(text, spans, {role: tuple(names) for role, names in aside.items()})

@@ -37,6 +37,7 @@ Role = Literal[
     "tool",
     "classes",
     "processing",
+    "output",
 ]
 Direction = Literal["forward", "backward"]
 
@@ -51,6 +52,7 @@ ROLE_WORDS: dict[str, str] = {
     "tool": "software or a platform you work in, not your data",
     "classes": "the classes to tell apart, not the task",
     "processing": "used in processing the data, not an input",
+    "output": "what the model should produce, not an input",
 }
 
 # Sentence ends ('.', not a decimal point), and clause ends for clause-scoped triggers.
