@@ -612,6 +612,35 @@ def test_what_comes_out_keeps_its_task_and_looking_into_data_is_no_output() -> N
     assert "output" not in {s.role for s in read("We looked into SAR models for this").spans}
 
 
+def test_what_a_tried_models_weights_expect_is_not_the_users_data() -> None:
+    text = (
+        "Airborne hyperspectral cubes, ~280 bands. I first grabbed SpectralGPT, but its weights expect "
+        "Sentinel-2-like 12-band cubes, so that went nowhere."
+    )
+    query = _query(text)
+    assert query.modality == ["Hyperspectral"] and "Sentinel-2" not in query.sensor
+    assert read(text).set_aside["background"] == ("Sentinel-2",)
+
+
+def test_data_that_could_give_ground_truth_is_a_source_of_labels() -> None:
+    text = (
+        "3,000 unlabelled Sentinel-1 EW scenes for sea ice; the airborne laser scanner flights that "
+        "could give ground truth overlap only a couple dozen scenes."
+    )
+    assert _query(text).modality == ["SAR"]
+    assert "labels_source" in read(text).set_aside
+
+
+def test_the_users_own_odd_band_stack_set_against_other_models_asks_for_any_bands() -> None:
+    text = (
+        "A drone camera with blue, green, red, red-edge, NIR and one LWIR band. Every pretrained "
+        "backbone I find wants RGB or Sentinel-2's bands, not my odd 6-channel stack."
+    )
+    query = _query(text)
+    assert query.any_bands and "Sentinel-2" not in query.sensor
+    assert not _query("an RGB model is fine, not an odd 6-channel stack").any_bands
+
+
 def test_a_dem_beside_the_imagery_stays_an_input() -> None:
     query = _query("flood mapping from Sentinel-1 and the Copernicus DEM, with a correction for terrain")
     assert "DEM" in query.modality and query.application == "flood mapping"

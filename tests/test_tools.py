@@ -6,7 +6,7 @@ from typing import Any
 
 from agent.query import ComputeBudget, Exclusions, MinPerformance, StructuredQuery
 from rsfmd.datasets import bench_application
-from rsfmd.schema import Benchmark, ModelRecord
+from rsfmd.schema import Alignment, Benchmark, ModelRecord
 from tests.records import make_record
 from tools.candidate import Candidate, Prediction
 from tools.closest import filter_candidates
@@ -989,6 +989,20 @@ def test_a_rare_input_taker_over_the_devices_budget_beats_one_without_the_input(
     # A budget the user stated is not bent for it.
     stated = edge.model_copy(update={"compute": ComputeBudget(device_class="edge", max_parameters_m=30)})
     assert [r.model_id for r in filter_candidates([rgb, thermal], stated).survivors] == ["rgb"]
+
+
+def test_a_rare_input_taker_beats_a_wavelength_aware_model_without_the_input() -> None:
+    # 'a model that takes a non-standard channel set, thermal and elevation included'
+    query = StructuredQuery(
+        task_type="segmentation", modality=["Thermal", "DEM", "Multispectral"], any_bands=True
+    )
+    aware = record("aware", modalities=["Multispectral", "SAR"], spectral_alignment=Alignment.full)
+    thermal = record("thermal", modalities=["Multispectral", "Thermal"])
+    outcome = filter_candidates([aware, thermal], query, minimum=2)
+    assert outcome.relaxed == {"thermal": ["band_flexibility"]}
+    cands = [Candidate(r, relaxed=outcome.relaxed.get(r.model_id, [])) for r in outcome.survivors]
+    ranked = score_candidates(cands, query, EvidenceIndex([aware, thermal]))
+    assert [c.record.model_id for c in ranked] == ["thermal", "aware"]
 
 
 def test_fine_pixels_of_another_modality_do_not_make_coarse_sar_fine() -> None:

@@ -127,9 +127,9 @@ def no_result_on_application(candidates: Sequence[Candidate], query: StructuredQ
 # A requested modality this many times rarer in RS-FMD than another requested one is what makes
 # the task the user's: DEM beside Sentinel-2, thermal beside RGB, audio beside imagery.
 DISTINCTIVE_RARITY = 4.0
-# A model taking that input, though documented for another sensor or over the size budget read from
-# the device, answers the task better than one that cannot take the input at all.
-RARE_INPUT_RELAXABLE = frozenset({"sensor", "compute"})
+# A model taking that input, though documented for another sensor, over the size budget read from
+# the device or not wavelength-aware, answers the task better than one that cannot take it at all.
+RARE_INPUT_RELAXABLE = frozenset({"sensor", "compute", "band_flexibility"})
 
 
 def distinctive_modalities(query: StructuredQuery) -> frozenset[str]:

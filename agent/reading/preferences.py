@@ -248,7 +248,8 @@ def read_release_years(lowered: str, notes: list[str]) -> tuple[int | None, int 
 
 # A wish said of what is not wanted: 'no big chat models', 'not a time-series encoder', 'not
 # interested in a chat model' (a negation at most three words before the wish, in its clause).
-_WISH_NEGATED = re.compile(rf"(?:{NOT}|\bno|\bnor|\bwithout|n't)\s+(?:[\w-]+\s+){{0,3}}$")
+# ('not my odd 6-channel stack' sets the user's own data against what others take: no negated wish)
+_WISH_NEGATED = re.compile(rf"(?:{NOT}|\bno|\bnor|\bwithout|n't)\s+(?!my\s|our\s)(?:[\w-]+\s+){{0,3}}$")
 
 
 def wished(lowered: str, wish: str) -> bool:
