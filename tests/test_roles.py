@@ -641,6 +641,19 @@ def test_the_users_own_odd_band_stack_set_against_other_models_asks_for_any_band
     assert not _query("an RGB model is fine, not an odd 6-channel stack").any_bands
 
 
+def test_embeddings_someone_publishes_are_a_wish_for_an_embedding_product() -> None:
+    text = (
+        "Sentinel-2 embeddings for all of Kenya, eight years. If someone already publishes annual 10 m "
+        "embeddings that cover Kenya, we'd happily use those instead of running a model."
+    )
+    assert _query(text).precomputed_embeddings
+
+
+def test_barrows_and_celtic_fields_on_a_lidar_terrain_model_are_archaeology() -> None:
+    text = "Sweep the national LiDAR DTM for barrows, Celtic fields and charcoal kilns with two GPUs"
+    assert _query(text).application == "archaeological prospection"
+
+
 def test_a_dem_beside_the_imagery_stays_an_input() -> None:
     query = _query("flood mapping from Sentinel-1 and the Copernicus DEM, with a correction for terrain")
     assert "DEM" in query.modality and query.application == "flood mapping"
