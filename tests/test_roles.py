@@ -654,6 +654,12 @@ def test_barrows_and_celtic_fields_on_a_lidar_terrain_model_are_archaeology() ->
     assert _query(text).application == "archaeological prospection"
 
 
+def test_what_matters_less_than_the_users_priority_is_not_asked_for() -> None:
+    text = "Field boundaries from Sentinel-2: thin lines matter more to us than overall pixel accuracy"
+    assert _query(text).priority_metrics == []
+    assert _query("Field boundaries from Sentinel-2, scored by overall pixel accuracy").priority_metrics
+
+
 def test_a_dem_beside_the_imagery_stays_an_input() -> None:
     query = _query("flood mapping from Sentinel-1 and the Copernicus DEM, with a correction for terrain")
     assert "DEM" in query.modality and query.application == "flood mapping"
