@@ -64,13 +64,16 @@ def _read_task(
     encode: Encode | None,
     similarity_threshold: float,
     notes: list[str],
+    ruled: list[tuple[int, int]],
 ) -> tuple[TaskReading, NamedData]:
     """The task's application and type, and the data it names."""
     task = name_application(text, lowered, apps, notes)
     named, task.application = read_datasets(text, task.application, notes)
     # 'a logistic regression on SIFT features' names a learner, not a regression task.
     learners = [m.span() for m in _LEARNER.finditer(task.task_text)]
-    task_terms = [t for t in find_terms(task.task_text, "task_types") if not overlaps(t[1], t[2], learners)]
+    # A task ruled out ('no segmentation or localisation') is not the task, as an application is not.
+    not_tasks = learners + (ruled if len(task.task_text) == len(lowered) else [])
+    task_terms = [t for t in find_terms(task.task_text, "task_types") if not overlaps(t[1], t[2], not_tasks)]
     if task.application is None and encode is not None and not named.suites:
         task.application = guess_application(
             task.task_text, task.similar_text, task_terms, encode, similarity_threshold, notes
@@ -106,7 +109,9 @@ def interpret(
     ]
     modalities = modalities or model_kinds
     multi_temporal = "Multi-temporal" in modalities
-    task, named = _read_task(text, lowered, apps, modalities, exclusions, encode, similarity_threshold, notes)
+    task, named = _read_task(
+        text, lowered, apps, modalities, exclusions, encode, similarity_threshold, notes, ruled
+    )
     conversational = read_chat(lowered, task, notes)
     regime = read_regime(lowered, sensors, task.task_type, notes)
     task.task_type = regime.task_type

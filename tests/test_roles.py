@@ -660,6 +660,26 @@ def test_what_matters_less_than_the_users_priority_is_not_asked_for() -> None:
     assert _query("Field boundaries from Sentinel-2, scored by overall pixel accuracy").priority_metrics
 
 
+def test_a_task_ruled_out_is_not_the_task() -> None:
+    text = "Ship or iceberg, per Sentinel-1 chip. No segmentation, strictly chip classification."
+    assert _query(text).task_type == "classification"
+
+
+def test_questions_in_plain_language_with_masks_as_a_bonus_are_question_answering() -> None:
+    text = (
+        "We want to ask plain-language questions of our 0.3 m aerial orthophotos on an 8 GB laptop GPU; "
+        "a 7B chat model in half precision didn't fit. Segmentation maps would be a bonus."
+    )
+    query = _query(text)
+    assert (query.application, query.task_type) == ("visual question answering", "vqa")
+    assert query.priorities == [] and query.priority_metrics == []
+
+
+def test_the_verb_goes_is_not_the_goes_satellite() -> None:
+    assert _query("whatever goes into the detector must be small; drone RGB video").sensor == ["UAV"]
+    assert _query("GOES-16 imagery for wildfire detection").sensor == ["GOES"]
+
+
 def test_a_dem_beside_the_imagery_stays_an_input() -> None:
     query = _query("flood mapping from Sentinel-1 and the Copernicus DEM, with a correction for terrain")
     assert "DEM" in query.modality and query.application == "flood mapping"

@@ -102,12 +102,23 @@ _QUALIFIED_ACCURACY = re.compile(
 )
 
 
+# 'Precision' of numbers ('a 7B model in half precision') is a number format, not the metric.
+_NUMBER_PRECISION = re.compile(
+    r"\b(?:half|single|double|mixed|full|reduced|numerical|floating[\s-]point|fp16|bf16|fp32|\d+[\s-]bit)\s+$"
+)
+_NOT_THE_METRIC = {"accuracy": _QUALIFIED_ACCURACY, "precision": _NUMBER_PRECISION}
+
+
 def named_metrics(text: str) -> list[str]:
-    """The metrics ``text`` names, in order; 'accuracy' said of outlines or positions is none."""
+    """The metrics ``text`` names, in order; 'accuracy' said of outlines or positions, or 'precision'
+    of numbers, is none."""
     return [
         m
         for m, start, end in find_terms(text, "metrics")
-        if not (text[start:end].lower() == "accuracy" and _QUALIFIED_ACCURACY.search(text[:start].lower()))
+        if not (
+            (qualified := _NOT_THE_METRIC.get(text[start:end].lower()))
+            and qualified.search(text[:start].lower())
+        )
     ]
 
 
