@@ -680,6 +680,16 @@ def test_the_verb_goes_is_not_the_goes_satellite() -> None:
     assert _query("GOES-16 imagery for wildfire detection").sensor == ["GOES"]
 
 
+def test_a_map_followed_by_a_legend_of_kinds_of_land_is_land_cover() -> None:
+    text = "A land-surface map of Ukraine from Sentinel-2: cropland, grassland, forest and bare ground."
+    assert _query(text).application == "land cover mapping"
+    # A list of inputs after a map is no legend, and stays the user's data.
+    assert _query("a map from these inputs: Sentinel-2, Sentinel-1 and the DEM").sensor == [
+        "Sentinel-2",
+        "Sentinel-1",
+    ]
+
+
 def test_a_dem_beside_the_imagery_stays_an_input() -> None:
     query = _query("flood mapping from Sentinel-1 and the Copernicus DEM, with a correction for terrain")
     assert "DEM" in query.modality and query.application == "flood mapping"

@@ -26,10 +26,23 @@ def _land() -> re.Pattern[str]:
     return cue_pattern("class_list", "land")
 
 
+@cache
+def _map_lead() -> re.Pattern[str]:
+    return cue_pattern("class_list", "map_lead")
+
+
 def class_list_spans(text: str) -> list[RoleSpan]:
-    """The stretches of ``text`` that list the classes of the task."""
+    """The stretches of ``text`` that list the classes of the task; after a map named without the
+    word 'classes' ('a land-surface map of Ukraine: cropland, grassland, forest'), only a legend of
+    kinds of land."""
     lowered = text.lower()
     spans = []
+    for lead in _map_lead().finditer(lowered):
+        stop = SENTENCE_END.search(lowered, lead.end())
+        end = stop.start() if stop else len(lowered)
+        listed = lowered[lead.end() : end]
+        if len(_SEPARATOR.findall(listed)) >= 2 and is_land_legend(listed):
+            spans.append(RoleSpan(lead.end(), end, "classes", lead.group(0).strip()))
     for lead in _lead().finditer(lowered):
         start = lead.end()
         if lead.group(0).rstrip().endswith("("):
