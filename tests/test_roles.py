@@ -690,6 +690,27 @@ def test_a_map_followed_by_a_legend_of_kinds_of_land_is_land_cover() -> None:
     ]
 
 
+def test_what_a_tried_model_turned_out_to_be_is_not_the_users_data_nor_a_wish() -> None:
+    text = (
+        "Airborne hyperspectral survey, ~400 bands, 12 classes. The classic HSI CNNs I tried overfit, "
+        "and SpectralGPT turned out to be for Sentinel-2, not real hyperspectral."
+    )
+    query = _query(text)
+    assert query.modality == ["Hyperspectral"] and query.exclusions.modalities == []
+    assert "Sentinel-2" not in query.sensor and query.architectures == []
+
+
+def test_a_size_beyond_which_models_are_too_slow_is_a_limit() -> None:
+    assert (
+        _query(
+            "Sentinel-2 crops on a laptop; anything beyond 30M parameters is too slow"
+        ).compute.max_parameters_m
+        == 30
+    )
+    text = "Aerial tiles on a CPU laptop. Anything past roughly 30M parameters will take days per epoch."
+    assert _query(text).compute.max_parameters_m == 30
+
+
 def test_a_dem_beside_the_imagery_stays_an_input() -> None:
     query = _query("flood mapping from Sentinel-1 and the Copernicus DEM, with a correction for terrain")
     assert "DEM" in query.modality and query.application == "flood mapping"

@@ -48,7 +48,7 @@ _PARAMS_FLOOR = re.compile(
 # out is a limit.
 _PARAMS_NEGATED_FLOOR = re.compile(
     r"\b(?:no|nothing|not|anything)\b[^.;,]{0,40}?"
-    r"(?:over|above|beyond|more than|larger than|bigger than|exceeding)\s*"
+    r"(?:over|above|beyond|past|more than|larger than|bigger than|exceeding)\s*"
     rf"{_SIZE_NUMBER}\s*{_PARAM_WORD}"
 )
 _PARAMS_FLOOR_PLUS = re.compile(rf"\b(\d+(?:\.\d+)?)\s*(m|b)\+[\s-]*(?:{_PARAM_WORD}|models?)\b")
