@@ -106,6 +106,13 @@ def test_a_drone_carrying_another_camera_is_a_platform_not_rgb() -> None:
     assert alike.modality == ["Hyperspectral"]
 
 
+def test_a_drone_with_only_other_data_said_carries_it_and_takes_its_airborne_sensor() -> None:
+    # No pictures said: the drone's LAS files are its data, and airborne LiDAR models take them.
+    las = _query("Our drone survey team produces classified LAS files; we need point classes")
+    assert las.modality == ["LiDAR"] and set(las.sensor) == {"UAV", "Airborne LiDAR"}
+    assert "RGB" in _query("drone photos of the site and a LiDAR DEM from the agency").modality
+
+
 def test_a_cpu_that_trains_nothing_runs_a_larger_model() -> None:
     ready = _query("canopy height from NAIP without training anything; only a laptop CPU, no GPU")
     assert ready.compute.max_parameters_m == 350

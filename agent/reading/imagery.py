@@ -187,6 +187,12 @@ _IMAGERY_AFTER = re.compile(
 _KIND_BEFORE = re.compile(r"(?:hyperspectral|thermal|lidar|multispectral)[\s-]+$")
 # 'UAV laser scans', 'drone-borne LiDAR': the platform named before the kind it carries.
 _KIND_AFTER = re.compile(r"(?:-borne)?[\s-]+(?:hyperspectral|thermal|lidar|multispectral|laser\s+scan)")
+# Words of pictures: a task without any says no imagery of its own ('our drone team produces LAS
+# files'), so a platform there carries the other kind of data named with it.
+_PICTURE_WORDS = re.compile(
+    r"\b(?:rgb|imagery|images?|photos?|photographs?|orthophotos?|orthomosaics?|mosaics?|frames?|"
+    r"videos?|footage|cameras?|optical|true[\s-]colou?r)\b"
+)
 
 
 def _platform_carries_other(lowered: str, sensor: str, sensor_terms: list[TermSpan]) -> bool:
@@ -200,15 +206,30 @@ def _platform_carries_other(lowered: str, sensor: str, sensor_terms: list[TermSp
     for a, b in spans:
         start = max(lowered.rfind(".", 0, a), lowered.rfind(";", 0, a)) + 1
         end = min(p for p in (lowered.find(".", b), lowered.find(";", b), len(lowered)) if p >= 0)
-        kinds = {m for m, _, _ in find_terms(lowered[start:end], "modalities")} | {
+        named = {m for m, _, _ in find_terms(lowered[start:end], "modalities")}
+        kinds = named | {
             k for s, x, y in sensor_terms if start <= x and y <= end and (k := sensor_modality(s)) != "RGB"
         }
         # 'on a drone' names the platform; 'on drone imagery' the imagery.
         right_before = _CARRIED.search(lowered, max(0, a - 30), a) and not _IMAGERY_AFTER.match(lowered, b)
         adjacent = _KIND_BEFORE.search(lowered, max(0, a - 20), a) or _KIND_AFTER.match(lowered, b)
-        if not (kinds & _OTHER_KINDS and (right_before or adjacent)):
+        # ('Sentinel-2 and NAIP': a satellite's kind beside an aerial product is not carried by it)
+        unpictured = named & _OTHER_KINDS and not _PICTURE_WORDS.search(lowered)
+        if not (kinds & _OTHER_KINDS and (right_before or adjacent or unpictured)):
             return False
     return True
+
+
+def _airborne_sensors(modalities: list[str]) -> list[str]:
+    """The generic airborne sensors ('Airborne LiDAR') of the kinds of data in ``modalities``."""
+    vocab = get_vocabulary("sensors")
+    return [
+        name
+        for name in vocab.names
+        if name.startswith("Airborne")
+        and vocab.column(name, "platform") == "aerial"
+        and vocab.column(name, "modality") in set(modalities) & _OTHER_KINDS
+    ]
 
 
 def _implied_by_sensors(
@@ -231,8 +252,10 @@ def _implied_by_sensors(
         if implied == "RGB" and bands_named and "RGB" not in modalities:
             continue
         if sensor in carried and "RGB" not in modalities:
-            # 'a Headwall hyperspectral camera on a drone': the drone is the platform, not RGB imagery.
-            notes.append(f"'{sensor}' read as the platform carrying the camera named, not as RGB imagery")
+            # 'a Headwall hyperspectral camera on a drone': the drone is the platform, not RGB imagery,
+            # and models documented for airborne sensors of that kind take its data.
+            notes.append(f"'{sensor}' read as the platform carrying the sensor named, not as RGB imagery")
+            sensors.extend(s for s in _airborne_sensors(modalities) if s not in sensors)
             continue
         if implied in exclusions.modalities:
             # 'Sentinel-1 but no SAR': the task contradicts itself; the exclusion stands, and says so.
