@@ -711,6 +711,17 @@ def test_a_size_beyond_which_models_are_too_slow_is_a_limit() -> None:
     assert _query(text).compute.max_parameters_m == 30
 
 
+def test_what_a_task_is_not_to_be_read_from_is_ruled_out() -> None:
+    query = _query("NDVI estimated from Sentinel-1 alone, not from the optical data")
+    assert query.modality == ["SAR"] and "Multispectral" in query.exclusions.modalities
+
+
+def test_a_vlm_that_tells_in_plain_words_what_it_sees_writes_text() -> None:
+    text = "A model that looks at a drone frame and tells me in plain words which roofs are damaged. Any VLM?"
+    query = _query(text)
+    assert "Text" in query.modality and query.task_type == "captioning"
+
+
 def test_a_dem_beside_the_imagery_stays_an_input() -> None:
     query = _query("flood mapping from Sentinel-1 and the Copernicus DEM, with a correction for terrain")
     assert "DEM" in query.modality and query.application == "flood mapping"

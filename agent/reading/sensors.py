@@ -19,7 +19,8 @@ _EXCLUDE = re.compile(
     # ('why not Sentinel-2?' asks about it; it does not rule it out)
     rf"(?:\bno\b|\bwithout\b|{NOT}\b|\bexclude\b|\bexcluding\b|\bexcept\b|\bavoid\b|"
     r"(?:don'?t|do not|doesn'?t|does not) (?:have|want|need|use)|other than|rather than|instead of)\s+"
-    r"((?:any\s+)?[a-z0-9][a-z0-9\s\-+/]{0,24})"
+    # ('not from the optical data': what the task is not to be read from)
+    r"(?:(?:from|using|via)\s+)?((?:any\s+)?[a-z0-9][a-z0-9\s\-+/]{0,24})"
 )
 
 
