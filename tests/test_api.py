@@ -1719,6 +1719,10 @@ def test_the_global_south_is_no_global_scope() -> None:
         ("a non-transformer model for cloud detection in Landsat", ["CNN", "Mamba"]),
         ("a non-CNN model for flood mapping", ["transformer", "Mamba"]),
         ("a HiViT-B model", []),
+        # The user's own system now is no family asked for.
+        ("crop types from HLS; my current pipeline is a single-date 2D CNN and it mixes up almonds", []),
+        ("landslides from Sentinel-2; our CNN trained on one region falls apart elsewhere", []),
+        ("we need a small CNN for the Jetson", ["CNN"]),
     ],
 )
 def test_backbone_families_asked_for_or_ruled_out(text: str, families: list[str]) -> None:

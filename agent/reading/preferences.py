@@ -194,9 +194,11 @@ def backbones_asked(lowered: str) -> list[str]:
     return list(dict.fromkeys(name for _, name in sorted(found)))
 
 
-# A backbone pretrained on everyday photos, or none at all, is the user's baseline.
+# A backbone pretrained on everyday photos, or none at all, is the user's baseline; so is the one
+# the user has now ('our CNN trained on one region', 'my current pipeline is a single-date 2D CNN').
 _GENERIC_BASELINE = re.compile(
     r"\b(?:imagenet(?:-\d+k)?|vanilla|plain|off-the-shelf)[\s-]+(?:pre-?trained\s+)?$"
+    r"|\b(?:our|my|current|currently|existing|baseline)\b(?:(?!\b(?:need|want|prefer|like|rather)\b)[^.;,])*$"
 )
 
 
@@ -210,7 +212,7 @@ def architectures(lowered: str) -> list[str]:
         # Not inside a longer name ('hi-vit'), but after 'non-' ('a non-transformer model').
         for match in re.finditer(rf"(?:(?<=non-)|(?<![a-z0-9-]))(?:{words})(?![a-z0-9])", lowered):
             before = lowered[max(0, match.start() - 30) : match.start()]
-            if _GENERIC_BASELINE.search(before):
+            if _GENERIC_BASELINE.search(lowered, max(0, match.start() - 50), match.start()):
                 continue  # 'an ImageNet ResNet': the baseline the user has, not a family asked for
             (excluded if _ARCHITECTURE_NEGATION.search(before) else wanted).append(family)
     if wanted:
