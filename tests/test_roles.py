@@ -722,6 +722,17 @@ def test_a_vlm_that_tells_in_plain_words_what_it_sees_writes_text() -> None:
     assert "Text" in query.modality and query.task_type == "captioning"
 
 
+def test_bi_temporal_backbones_are_no_wish_for_a_time_series_model() -> None:
+    text = "pre/post Maxar tiles for xBD damage grades; which bi-temporal backbones are the best start?"
+    assert not _query(text).series_model
+    assert _query("a temporal encoder for Sentinel-2 time series of crops").series_model
+
+
+def test_an_open_vocabulary_segmenter_is_open_vocabulary_segmentation() -> None:
+    text = "An open-vocabulary segmenter for 0.3 m aerial orthophotos, class names as text, no labels"
+    assert _query(text).application == "open-vocabulary segmentation"
+
+
 def test_a_dem_beside_the_imagery_stays_an_input() -> None:
     query = _query("flood mapping from Sentinel-1 and the Copernicus DEM, with a correction for terrain")
     assert "DEM" in query.modality and query.application == "flood mapping"
