@@ -733,6 +733,25 @@ def test_an_open_vocabulary_segmenter_is_open_vocabulary_segmentation() -> None:
     assert _query(text).application == "open-vocabulary segmentation"
 
 
+def test_what_other_models_are_said_to_be_for_is_not_the_users_data() -> None:
+    quoted = "Sentinel-1 IW archive, no labels. Most 'foundation models' I find are Sentinel-2 only."
+    assert _query(quoted).sensor == ["Sentinel-1"]
+    wired = "3 m 4-band imagery for cloud masks. Any model that isn't hard-wired to Sentinel-2's 13 bands?"
+    assert "Sentinel-2" not in _query(wired).sensor
+    seen = (
+        "Biomass maps from Sentinel-2 and Sentinel-1. I've seen the Meta canopy height model but "
+        "that's for sub-metre Maxar imagery, not what we have."
+    )
+    assert _query(seen).sensor == ["Sentinel-2", "Sentinel-1"]
+    # A model tried and what it missed in the user's own data: the data stays the user's.
+    assert _query("I tried SatMAE but it missed small fields in our Sentinel-2 data").sensor == ["Sentinel-2"]
+
+
+def test_data_a_model_is_trained_against_are_labels() -> None:
+    text = "Canopy height at 10 m from Sentinel-2, trained against airborne laser scanning of 300 plots"
+    assert _query(text).modality == ["Multispectral"]
+
+
 def test_a_dem_beside_the_imagery_stays_an_input() -> None:
     query = _query("flood mapping from Sentinel-1 and the Copernicus DEM, with a correction for terrain")
     assert "DEM" in query.modality and query.application == "flood mapping"

@@ -156,7 +156,8 @@ def _phrase(phrase: str) -> re.Pattern[str]:
         negated = w in _AUXILIARIES and i + 1 < len(words) and words[i + 1] == "not"
         parts.append(_GAP if w == "*" else _class(w) or _word(w, negated))
     body = "".join(p if p == _GAP else p + r"\s+" for p in parts[:-1]) + (parts[-1] if parts else "")
-    return re.compile(r"(?<![\w'’-])" + body + r"(?![\w'’-])", re.IGNORECASE)
+    # (a closing quote may follow: "most 'foundation models' I find")
+    return re.compile(r"(?<![\w'’-])" + body + r"(?![\w’-]|'\w)", re.IGNORECASE)
 
 
 # Verbs whose negation may be contracted ("isn't", "don't", "can't").
@@ -278,7 +279,14 @@ def _resumed(text: str, role: Role, after: int, table: ContextTable) -> RoleSpan
     for pattern, resume_role in table.resume:
         match = pattern.search(text, after, sentence_end)
         if resume_role == role and match:
-            stop = next((p for p in _ends(text, "clause") if p >= match.end()), len(text))
+            # (up to the clause's end, or a terminator of the role: 'but it missed fields in our data')
+            ends = _ends(text, "clause") + [
+                m.start()
+                for t, r in table.terminators
+                if r in {role, None}
+                for m in t.finditer(text, match.end())
+            ]
+            stop = min((p for p in ends if p >= match.end()), default=len(text))
             return RoleSpan(match.start(), stop, role, match.group(0).lower())
     return None
 
@@ -312,9 +320,10 @@ def role_spans(text: str) -> list[RoleSpan]:
             spans.append(RoleSpan(match.start(), stop, trigger.role, match.group(0).lower()))
             # 'I tried X, but it was fine-tuned on aerial RGB': a resume phrase right after the early
             # end (a terminator of the role, or a comma) goes on saying it of the same model.
-            after_comma = (
+            # ('I've seen X but that's for Maxar imagery': a resume phrase that is itself the end)
+            resumes = _resumes_at(text, trigger.role, stop, table) or (
                 stop < len(text) and text[stop] == "," and _resumes_at(text, trigger.role, stop + 1, table)
             )
-            if (cut_short or after_comma) and (resumed := _resumed(text, trigger.role, stop, table)):
+            if (cut_short or resumes) and (resumed := _resumed(text, trigger.role, stop, table)):
                 spans.append(resumed)
     return sorted(spans, key=lambda s: (s.start, s.end))
