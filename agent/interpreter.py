@@ -131,7 +131,7 @@ def interpret(
         spatial_resolution=resolution,
         spatial_resolution_m=resolution_m,
         temporal_resolution="time series" if multi_temporal else None,
-        bands=named_bands(lowered),
+        bands=named_bands(unruled),  # 'no SWIR or thermal': bands ruled out are none named
         available_data=regime.data,
         deployment_device=compute.device_class,
         priority_metrics=named_metrics(lowered)[:3],

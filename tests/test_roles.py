@@ -752,6 +752,11 @@ def test_data_a_model_is_trained_against_are_labels() -> None:
     assert _query(text).modality == ["Multispectral"]
 
 
+def test_a_cloud_clear_mask_without_swir_is_cloud_detection_from_the_bands_named() -> None:
+    query = _query("Binary cloud/clear mask for 3 m B, G, R, NIR imagery; there's no SWIR or thermal")
+    assert query.application == "cloud detection" and query.bands == ["NIR"]
+
+
 def test_a_dem_beside_the_imagery_stays_an_input() -> None:
     query = _query("flood mapping from Sentinel-1 and the Copernicus DEM, with a correction for terrain")
     assert "DEM" in query.modality and query.application == "flood mapping"
