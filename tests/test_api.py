@@ -1722,6 +1722,7 @@ def test_the_global_south_is_no_global_scope() -> None:
         # The user's own system now is no family asked for.
         ("crop types from HLS; my current pipeline is a single-date 2D CNN and it mixes up almonds", []),
         ("landslides from Sentinel-2; our CNN trained on one region falls apart elsewhere", []),
+        ("hyperspectral and LiDAR fusion; until now I've used a two-branch CNN on small patches", []),
         ("we need a small CNN for the Jetson", ["CNN"]),
     ],
 )

@@ -757,6 +757,14 @@ def test_a_cloud_clear_mask_without_swir_is_cloud_detection_from_the_bands_named
     assert query.application == "cloud detection" and query.bands == ["NIR"]
 
 
+def test_a_map_with_a_land_legend_and_boundaries_not_needed_is_land_cover() -> None:
+    text = (
+        "A land-surface map of Ukraine from Sentinel-2, with cropland, grassland, forest, water and bare "
+        "ground. One label per pixel is fine; crisp parcel boundaries aren't needed."
+    )
+    assert _query(text).application == "land cover mapping"
+
+
 def test_a_dem_beside_the_imagery_stays_an_input() -> None:
     query = _query("flood mapping from Sentinel-1 and the Copernicus DEM, with a correction for terrain")
     assert "DEM" in query.modality and query.application == "flood mapping"
