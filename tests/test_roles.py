@@ -765,6 +765,24 @@ def test_a_map_with_a_land_legend_and_boundaries_not_needed_is_land_cover() -> N
     assert _query(text).application == "land cover mapping"
 
 
+def test_things_sorted_into_a_list_are_classes_not_applications() -> None:
+    text = (
+        "Sort 0.5 m RGB chips into gas flare, refinery, steel mill, biomass fire or other. No labels at all."
+    )
+    query = _query(text)
+    assert query.application is None and query.task_type == "zero-shot classification"
+
+
+def test_what_was_done_so_far_and_what_one_would_rather_not_do_are_no_requirements() -> None:
+    so_far = (
+        "Mangrove canopy height from Sentinel-1/2 time series. So far I've only compared TESSERA "
+        "embeddings against Google's embedding layer. Next I'd like to fine-tune an actual model."
+    )
+    assert not _query(so_far).precomputed_embeddings
+    rather = "Drone hyperspectral cubes, 270 bands. I'd rather not squash the cube to use an RGB backbone."
+    assert _query(rather).modality == ["Hyperspectral"]
+
+
 def test_a_dem_beside_the_imagery_stays_an_input() -> None:
     query = _query("flood mapping from Sentinel-1 and the Copernicus DEM, with a correction for terrain")
     assert "DEM" in query.modality and query.application == "flood mapping"

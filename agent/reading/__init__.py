@@ -70,8 +70,11 @@ class Reading:
         return tuple(s for s in self.spans if s.role not in _DATA_ONLY) + tuple(data)
 
     def role_of(self, start: int, end: int) -> Role | None:
-        """The role of the stretch [start, end) when a role span covers it, else None (required)."""
-        return next((s.role for s in self.spans if s.start <= start and end <= s.end), None)
+        """The role of the stretch [start, end) when a role span covers it, else None (required); of
+        spans inside one another, the innermost says it ('Google Earth Engine' in a tried workflow is
+        a tool)."""
+        covering = [s for s in self.spans if s.start <= start and end <= s.end]
+        return min(covering, key=lambda s: s.end - s.start).role if covering else None
 
     def models_in(self, role: Role, spans: list[tuple[int, int, tuple[str, ...]]]) -> list[str]:
         """The model ids of ``spans`` (names' positions in the text) said in ``role``: 'reference'

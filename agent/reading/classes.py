@@ -51,7 +51,9 @@ def class_list_spans(text: str) -> list[RoleSpan]:
         else:  # the list runs to the end of its sentence, or of its bracket when it opened one
             stop = SENTENCE_END.search(lowered, start)
             end = stop.start() if stop else len(lowered)
-        if len(_SEPARATOR.findall(lowered[start:end])) >= 2:
+        if len(_SEPARATOR.findall(lowered[start:end])) >= 2 and not any(
+            s.start <= start < s.end for s in spans
+        ):
             spans.append(RoleSpan(start, end, "classes", lead.group(0).strip()))
     return spans
 
