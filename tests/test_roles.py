@@ -783,6 +783,15 @@ def test_what_was_done_so_far_and_what_one_would_rather_not_do_are_no_requiremen
     assert _query(rather).modality == ["Hyperspectral"]
 
 
+def test_what_every_model_one_tries_wants_and_training_targets_are_no_inputs() -> None:
+    text = "Landsat TM/OLI bands 2-7. Every pretrained model I try seems to want the 13 Sentinel-2 bands"
+    assert "Sentinel-2" not in _query(text).sensor
+    targets = (
+        "Canopy height from NAIP (RGB plus NIR), with airborne LiDAR canopy height models as training targets"
+    )
+    assert "LiDAR" not in _query(targets).modality
+
+
 def test_a_dem_beside_the_imagery_stays_an_input() -> None:
     query = _query("flood mapping from Sentinel-1 and the Copernicus DEM, with a correction for terrain")
     assert "DEM" in query.modality and query.application == "flood mapping"
