@@ -109,17 +109,16 @@ _NUMBER_PRECISION = re.compile(
 _NOT_THE_METRIC = {"accuracy": _QUALIFIED_ACCURACY, "precision": _NUMBER_PRECISION}
 
 
+def _not_the_metric(text: str, start: int, end: int) -> bool:
+    """Whether the metric word at ``text[start:end]`` is said of something else: 'accuracy' of
+    outlines or positions, 'precision' of numbers."""
+    qualified = _NOT_THE_METRIC.get(text[start:end].lower())
+    return bool(qualified and qualified.search(text[:start].lower()))
+
+
 def named_metrics(text: str) -> list[str]:
-    """The metrics ``text`` names, in order; 'accuracy' said of outlines or positions, or 'precision'
-    of numbers, is none."""
-    return [
-        m
-        for m, start, end in find_terms(text, "metrics")
-        if not (
-            (qualified := _NOT_THE_METRIC.get(text[start:end].lower()))
-            and qualified.search(text[:start].lower())
-        )
-    ]
+    """The metrics ``text`` names, in order, less those said of something else."""
+    return [m for m, start, end in find_terms(text, "metrics") if not _not_the_metric(text, start, end)]
 
 
 def _metric_in(fragment: str | None) -> str | None:
@@ -236,7 +235,10 @@ def read_priorities(lowered: str, device: str | None, transfer: bool, notes: lis
     priorities = [
         label
         for label, pattern in table
-        if any(not _waived(lowered, m.start()) for m in re.finditer(pattern, lowered))
+        if any(
+            not _waived(lowered, m.start()) and not _not_the_metric(lowered, m.start(), m.end())
+            for m in re.finditer(pattern, lowered)
+        )
     ]
     if "adoption" in priorities:
         adoption = re.search(dict(table)["adoption"], lowered)
