@@ -47,7 +47,10 @@ def read_model_names(turn: Turn, resources: Resources, reading: Reading) -> None
         # 'I tried RSPrompter but got an error': its trouble was running it, not its results.
         tried = [m for m in tried if m not in stuck]
         names = ", ".join(resources.by_id[m].model_name for m in stuck)
-        turn.say(f"{names}: tried, but not yet running for you, so judged with the others")
+        turn.say(
+            f"{names}: tried, but not yet running for you or held back by your setup, "
+            "so judged with the others"
+        )
     if tried:
         # 'we tried Prithvi ... something else?': the tried model is not offered again.
         turn.named_models = [m for m in turn.named_models if m not in tried]
@@ -58,13 +61,15 @@ def _stuck_setting_up(
     text: str, spans: list[tuple[int, int, tuple[str, ...]]], tried: list[str]
 ) -> list[str]:
     """The tried models whose sentence tells of trouble running them (an error, not loading, not yet
-    training) and of no poor result."""
+    training) and of no poor result, or blames a poor result on the user's own setup ('results were
+    disappointing, possibly my preprocessing')."""
     trouble = cue_pattern("setup_trouble", "trouble")
     poor = cue_pattern("setup_trouble", "poor_result")
+    own = cue_pattern("setup_trouble", "self_doubt")
     stuck = []
     for start, end in sentence_spans(text):
         said = text[start:end].lower()
-        if trouble.search(said) and not poor.search(said):
+        if (trouble.search(said) and not poor.search(said)) or own.search(said):
             stuck += [m for s, _, ids in spans if start <= s < end for m in ids if m in tried]
     return list(dict.fromkeys(stuck))
 

@@ -792,6 +792,28 @@ def test_what_every_model_one_tries_wants_and_training_targets_are_no_inputs() -
     assert "LiDAR" not in _query(targets).modality
 
 
+@pytest.mark.parametrize(
+    ("said", "left_out"),
+    [
+        ("results were disappointing", True),
+        ("results were disappointing, possibly my preprocessing", False),
+        ("but I got an error loading the weights", False),
+    ],
+)
+def test_a_tried_model_is_left_out_unless_its_trouble_may_lie_in_the_setup(said: str, left_out: bool) -> None:
+    text = f"NDVI from Sentinel-1 on one GPU. I tried TerraMind, {said}. Which models take SAR?"
+    selection = select_models(text, k=3, clarify=False)
+    assert ("terramind" in selection.query.exclusions.models) is left_out
+
+
+def test_the_scene_a_tried_model_was_run_on_is_the_users() -> None:
+    text = "I ran the pretrained ml4floods U-Net on a Sentinel-2 L1C scene of the flood and it failed"
+    assert _query(text).sensor == ["Sentinel-2"]
+    # What the tried model is built on stays said of it.
+    built = "The chat model we tried is built on a CLIP encoder that expects optical images; we have SAR"
+    assert "RGB" not in _query(built).modality
+
+
 def test_a_dem_beside_the_imagery_stays_an_input() -> None:
     query = _query("flood mapping from Sentinel-1 and the Copernicus DEM, with a correction for terrain")
     assert "DEM" in query.modality and query.application == "flood mapping"
