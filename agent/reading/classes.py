@@ -36,14 +36,11 @@ def class_list_spans(text: str) -> list[RoleSpan]:
     word 'classes' ('a land-surface map of Ukraine: cropland, grassland, forest'), only a legend of
     kinds of land."""
     lowered = text.lower()
-    spans = []
-    for lead in _map_lead().finditer(lowered):
-        stop = SENTENCE_END.search(lowered, lead.end())
-        end = stop.start() if stop else len(lowered)
-        listed = lowered[lead.end() : end]
-        if len(_SEPARATOR.findall(listed)) >= 2 and is_land_legend(listed):
-            spans.append(RoleSpan(lead.end(), end, "classes", lead.group(0).strip()))
-    for lead in _lead().finditer(lowered):
+    spans: list[RoleSpan] = []
+    leads = [(m, True) for m in _map_lead().finditer(lowered)] + [
+        (m, False) for m in _lead().finditer(lowered)
+    ]
+    for lead, legend_only in leads:
         start = lead.end()
         if lead.group(0).rstrip().endswith("("):
             close = lowered.find(")", start)
@@ -51,8 +48,11 @@ def class_list_spans(text: str) -> list[RoleSpan]:
         else:  # the list runs to the end of its sentence, or of its bracket when it opened one
             stop = SENTENCE_END.search(lowered, start)
             end = stop.start() if stop else len(lowered)
-        if len(_SEPARATOR.findall(lowered[start:end])) >= 2 and not any(
-            s.start <= start < s.end for s in spans
+        listed = lowered[start:end]
+        if (
+            len(_SEPARATOR.findall(listed)) >= 2
+            and (is_land_legend(listed) or not legend_only)
+            and not any(s.start <= start < s.end for s in spans)
         ):
             spans.append(RoleSpan(start, end, "classes", lead.group(0).strip()))
     return spans

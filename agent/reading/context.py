@@ -225,12 +225,16 @@ def _ends(text: str, scope: str) -> list[int]:
     return [m.start() for m in (SENTENCE_END if scope == "sentence" else _CLAUSE_END).finditer(text)]
 
 
+def _terminators(text: str, table: ContextTable, role: Role | None) -> set[int]:
+    """Where the terminators of ``role`` (None: those that end every role) begin in ``text``."""
+    return {m.start() for t, ends in table.terminators if ends == role for m in t.finditer(text)}
+
+
 def _forward(text: str, trigger: Trigger, end: int, table: ContextTable) -> tuple[int, bool]:
     """Where a forward scope stops, and whether a terminator of the trigger's own role stopped it."""
     ends = _ends(text, trigger.scope)
-    shared = [m.start() for t, role in table.terminators if role is None for m in t.finditer(text)]
-    own = {m.start() for t, role in table.terminators if role == trigger.role for m in t.finditer(text)}
-    stops = sorted({*ends, *shared, *own})
+    own = _terminators(text, table, trigger.role)
+    stops = sorted({*ends, *_terminators(text, table, None), *own})
     stop = next((p for p in stops if p >= end), len(text))
     # 'unlike Prithvi, which only takes optical bands, ...': a relative clause carries the scope on.
     while stop < len(text) and text[stop] == "," and trigger.scope == "clause":
@@ -280,12 +284,11 @@ def _resumed(text: str, role: Role, after: int, table: ContextTable) -> RoleSpan
         match = pattern.search(text, after, sentence_end)
         if resume_role == role and match:
             # (up to the clause's end, or a terminator of the role: 'but it missed fields in our data')
-            ends = _ends(text, "clause") + [
-                m.start()
-                for t, r in table.terminators
-                if r in {role, None}
-                for m in t.finditer(text, match.end())
-            ]
+            ends = {
+                *_ends(text, "clause"),
+                *_terminators(text, table, role),
+                *_terminators(text, table, None),
+            }
             stop = min((p for p in ends if p >= match.end()), default=len(text))
             return RoleSpan(match.start(), stop, role, match.group(0).lower())
     return None

@@ -203,6 +203,7 @@ def _platform_carries_other(lowered: str, sensor: str, sensor_terms: list[TermSp
     spans = [(a, b) for s, a, b in sensor_terms if s == sensor]
     if not spans:
         return False
+    pictured = bool(_PICTURE_WORDS.search(lowered))
     for a, b in spans:
         start = max(lowered.rfind(".", 0, a), lowered.rfind(";", 0, a)) + 1
         end = min(p for p in (lowered.find(".", b), lowered.find(";", b), len(lowered)) if p >= 0)
@@ -214,7 +215,7 @@ def _platform_carries_other(lowered: str, sensor: str, sensor_terms: list[TermSp
         right_before = _CARRIED.search(lowered, max(0, a - 30), a) and not _IMAGERY_AFTER.match(lowered, b)
         adjacent = _KIND_BEFORE.search(lowered, max(0, a - 20), a) or _KIND_AFTER.match(lowered, b)
         # ('Sentinel-2 and NAIP': a satellite's kind beside an aerial product is not carried by it)
-        unpictured = named & _OTHER_KINDS and not _PICTURE_WORDS.search(lowered)
+        unpictured = named & _OTHER_KINDS and not pictured
         if not (kinds & _OTHER_KINDS and (right_before or adjacent or unpictured)):
             return False
     return True
