@@ -166,9 +166,12 @@ _NOT_A_KIND = frozenset({"Text", "Location", "Multi-temporal"})
 
 
 def focus_kind(query: StructuredQuery) -> str | None:
-    """The user's one kind of imagery, when it is one that specialists serve best."""
+    """The user's one kind of imagery, when it is one that specialists serve best or the user asks
+    for a specialist ('a backbone pretrained on lots of SAR')."""
     kinds = requested_modalities(query) - _NOT_A_KIND
-    return next(iter(kinds)) if len(kinds) == 1 and kinds <= SPECIALIST_KINDS else None
+    if len(kinds) != 1:
+        return None
+    return next(iter(kinds)) if query.specialist or kinds <= SPECIALIST_KINDS else None
 
 
 def focus_fit(record: ModelRecord, kind: str) -> tuple[float, list[str]]:
@@ -211,6 +214,24 @@ def far_from_users_pixels(dataset: str, query: StructuredQuery) -> bool:
     wanted_m = user_gsd_m(query)
     gsd = _dataset_gsd(dataset) if wanted_m is not None else None
     return gsd is not None and wanted_m is not None and _far(gsd, wanted_m)
+
+
+def results_on_other_sensors(datasets: list[str], query: StructuredQuery) -> str | None:
+    """Why results on ``datasets`` say less about the user's sensor (every one of them on imagery of
+    other sensors, none related to the user's), or None. Results on Sentinel-2 patches say less about
+    Landsat chips than results on Landsat do."""
+    if not query.sensor or not datasets:
+        return None
+    from rsfmd.datasets import find_dataset
+
+    family = set().union(*(sensor_family(s) for s in query.sensor))
+    sensors: list[str] = []
+    for name in datasets:
+        info = find_dataset(name)
+        if info is None or not info.sensors or family & set(info.sensors):
+            return None  # unknown imagery, or the user's: no claim
+        sensors.extend(s for s in info.sensors if s not in sensors)
+    return f"results on {', '.join(sensors[:2])} imagery, not {', '.join(query.sensor[:2])}"
 
 
 def results_far_from(datasets: list[str], query: StructuredQuery) -> str | None:

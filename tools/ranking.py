@@ -82,6 +82,11 @@ def query_weights(query: StructuredQuery, described: bool = False) -> dict[str, 
     # resolution, and whether the weights can be had at all.
     if query.sensor or query.spatial_resolution_m is not None:
         w["imagery"] = 0.15
+        if query.data_regime == "unlabeled":
+            # Pretraining further on the user's own archive: what the model was pretrained on
+            # matters more than its results on a downstream task that comes later.
+            w["imagery"] += 0.10
+            w["application"] -= 0.10
     if focus_kind(query):
         w["focus"] = 0.05
     # A user who names the machine it will run on runs it themselves: weights they cannot

@@ -10,13 +10,15 @@ from rsfmd.datasets import dataset_identity, evaluated_on
 from rsfmd.schema import Category, ModelRecord
 from tools.candidate import Candidate, Criterion, Predict
 from tools.evidence import RELEVANCE_WEIGHT, EvidenceIndex, EvidenceItem, setting_class
-from tools.fit import results_far_from
+from tools.fit import results_far_from, results_on_other_sensors
 from tools.region_fit import shorten
 
 # How much a strong result counts by what it is a result on. Results on the user's application
 # count in full; results on other applications of the same task type, or on related tasks, count
 # far less, so that many rows on other tasks do not outweigh a model made for the user's data.
 LEVEL_CREDIT = {"application": 1.0, "task": 0.65, "related": 0.45}
+# Results only on imagery of other sensors than the user's, of the same kind.
+OTHER_SENSOR = 0.85
 # No reported result at all: unknown, not bad (the criterion is marked unknown and lowers confidence).
 NO_RESULTS = 0.3
 
@@ -65,6 +67,10 @@ def performance_fit(
             # Strong numbers on imagery unlike the user's transfer only in part.
             score *= 0.7
             evidence.append(far)
+        elif other := results_on_other_sensors([i.dataset for i in top], query):
+            # Results on another sensor's imagery of the same kind transfer in large part.
+            score *= OTHER_SENSOR
+            evidence.append(other)
         if prediction is not None and predicted_score is not None:
             score = 0.5 * score + 0.5 * predicted_score
             evidence.append(f"predicted: {prediction.summary}")

@@ -12,6 +12,7 @@ from functools import cache
 from agent.mentions import NOT
 from agent.query import MinPerformance
 from agent.reading.compute import BOUND_AFTER, BOUND_BEFORE
+from agent.reading.error_costs import error_priorities
 from agent.reading.tables import cue_pattern, cues
 from agent.reading.terms import find_terms, overlaps
 from rsfmd.backbones import NAMEABLE_FAMILIES, get_backbone_table, spelling_pattern
@@ -240,6 +241,8 @@ def read_priorities(lowered: str, device: str | None, transfer: bool, notes: lis
             for m in re.finditer(pattern, lowered)
         )
     ]
+    # Which error costs more ('a missed ship is worse than a false alarm') says which metric matters.
+    priorities += [p for p in error_priorities(lowered) if p not in priorities]
     if "adoption" in priorities:
         adoption = re.search(dict(table)["adoption"], lowered)
         assert adoption is not None

@@ -23,7 +23,7 @@ def word_list(name: str) -> list[str]:
 @cache
 def cues(field: str) -> tuple[tuple[str, str], ...]:
     """(value, pattern) for one field of ``cues.csv`` ('data_regime', 'device', 'priority',
-    'architecture', 'backbone_family', 'wish', 'commercial'), in table order: the phrasings of a
+    'architecture', 'backbone_family', 'wish', 'commercial', 'error'), in table order: the phrasings of a
     value, one a row, joined into one pattern."""
     phrasings: dict[str, list[str]] = {}
     for row in table_rows("cues.csv"):

@@ -22,6 +22,10 @@ from rsfmd.vocab import get_vocabulary
 # '(visual grounding)', 'i.e. visual grounding', 'known as change detection': the task's name.
 # 'our Sentinel-2 field parcels': words after a possessive describe the user's data, not the task.
 _OWN_DATA = re.compile(r"\b(?:our|my)\s+(?:[\w-]+\s+){0,2}$")
+# 'one that takes the night lights directly': what follows is an input, not the task.
+_AS_INPUT = re.compile(
+    r"\b(?:takes?|taking|ingests?|accepts?|reads?)\s+(?:the\s+|our\s+|my\s+)?(?:[\w-]+\s+){0,2}$"
+)
 _NAMING = re.compile(r"(?:\(|\bi\.?e\.?,?|\bnamely|\bcalled|\bknown as|\bso-called)\s*$")
 
 # Masks asked for as the output: 'segment solar farms', 'a binary mask', 'two-class masks'.
@@ -29,6 +33,12 @@ _ASKS_MASKS = re.compile(
     r"\bsegment(?:s|ing|ed)?\b|\b(?:binary|two[\s-]class|pixel[\s-]wise|per[\s-]pixel|plain)\s+masks?\b"
 )
 
+
+# A label for each pixel ('per-pixel classes', 'pixel-wise'), not for each patch ('64x64-pixel chips').
+_PER_PIXEL = re.compile(
+    r"\b(?:each|every|per)[\s-]pixel\b|\bpixel[\s-]?(?:wise|level|by[\s-]pixel|classification)\b"
+    r"|\blabell?ed pixels\b|\bpixels (?:per|of each) class\b"
+)
 
 # Tasks whose answer is text.
 _TEXT_ANSWERS = frozenset({"vqa", "captioning"})
@@ -57,12 +67,16 @@ def _sibling_application(
     if _TASK_WORDS.search(text[found[1] : found[2]]) or table.column(application, "task_type") == application:
         return None
     domain = table.column(application, "domain")
+    # The sibling carries the words named ('land cover' in 'land cover classification'); 'floods'
+    # said beside change detection is no other disaster application.
+    named = text[found[1] : found[2]].lower().replace("-", " ").split()[0].rstrip("s")
     siblings = [
         name
         for name in table.names
         if name != application
         and table.column(name, "domain") == domain
         and table.column(name, "task_type") == task_type
+        and named in name
     ]
     return siblings[0] if len(siblings) == 1 else None
 
@@ -127,7 +141,13 @@ def _called_first(apps: list[TermSpan], task_text: str) -> list[TermSpan]:
     if len(apps) > 1 and not _in_question(task_text, apps[0][1]):
         # 'I need footprints plus damage grades ... Which backbones are strongest on building
         # change?': the application the question asks about is the task.
-        asked = [a for a in apps[1:] if a[0] != apps[0][0] and _in_question(task_text, a[1])]
+        asked = [
+            a
+            for a in apps[1:]
+            if a[0] != apps[0][0]
+            and _in_question(task_text, a[1])
+            and not _AS_INPUT.search(task_text[max(0, a[1] - 30) : a[1]])
+        ]
         if asked:
             apps = [asked[0], *(a for a in apps if a is not asked[0])]
     if len(apps) > 1 and _OWN_DATA.search(task_text[max(0, apps[0][1] - 40) : apps[0][1]]):
@@ -175,8 +195,12 @@ def name_application(text: str, lowered: str, apps: list[TermSpan], notes: list[
     apps = _called_first(apps, task_text)
     application = apps[0][0] if apps else None
     if listed := _listed_applications(apps, task_text):
-        notes.append(f"several applications listed ({', '.join(listed)}): read as a general-purpose backbone")
-        application, apps = None, []
+        # An application named apart from the list ('... where I type the class names') stays the task.
+        apps = [a for a in apps if a[0] not in listed]
+        application = apps[0][0] if apps else None
+        if application is None:
+            listing = ", ".join(listed)
+            notes.append(f"several applications listed ({listing}): read as a general-purpose backbone")
     if apps and is_closest_for(application, task_text[apps[0][1] : apps[0][2]]):
         notes.append(
             f"'{task_text[apps[0][1] : apps[0][2]]}' has no application of its own in RS-FMD: "
@@ -216,7 +240,7 @@ def read_task_type(
         if any(a <= s and e <= b for a, b in swapped)
         or ((e - s > 12 or not application) and not any(a <= s and e <= b for a, b in app_spans))
     ]
-    if not explicit_tasks and _classify_whole().search(task_text) and "pixel" not in task_text:
+    if not explicit_tasks and _classify_whole().search(task_text) and not _PER_PIXEL.search(task_text):
         # 'classify Sentinel-2 patches into land cover classes': one label per patch.
         explicit_tasks = ["classification"]
     if explicit_tasks and explicit_tasks[0] != task_type:

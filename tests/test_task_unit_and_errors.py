@@ -1,0 +1,177 @@
+"""What a label is given to (a chip, a pixel), which error costs the user more, and what the
+ranker weighs for a user who pretrains further on their own archive or asks for a specialist."""
+
+from __future__ import annotations
+
+import pytest
+
+from agent.api import select_models
+from agent.query import StructuredQuery
+from agent.reading.error_costs import error_priorities
+from tools.fit import focus_kind, results_on_other_sensors
+from tools.ranking import query_weights
+
+
+def _query(text: str) -> StructuredQuery:
+    return select_models(text, k=3, clarify=False).query
+
+
+# Which error costs more.
+
+
+@pytest.mark.parametrize(
+    ("text", "wanted"),
+    [
+        (
+            "A missed ship is much worse for us than a false alarm, because analysts check every detection.",
+            ["recall"],
+        ),
+        ('A false "on" is much worse for us than a missed one.', ["precision"]),
+        ("I'd rather miss a borderline site than send officers to a tidy builder's yard.", ["precision"]),
+        ("I'd rather review some extra detections than miss trees.", ["recall"]),
+        ("Missing some flooded pixels is acceptable, false alarms are not.", ["precision"]),
+        ("A few spurious road fragments are fine - a missing link is not.", ["recall"]),
+        (
+            "Missing a fawn means it dies, so catching every one matters far more than a few false alarms.",
+            ["recall"],
+        ),
+        ("False alarms are costly for the responders we serve.", ["precision"]),
+        ("We need a segmentation model with few false alarms.", ["precision"]),
+        ("Accuracy on the wires is what matters, misses are expensive.", ["recall"]),
+        # Said of an old model, or both ways at once: no wish.
+        ("A U-Net trained from scratch gives lots of false positives on waves.", []),
+        ("It is faster but misses many small boats.", []),
+        ("Missing a few tiny boats is acceptable, missing large dark vessels is not.", []),
+        ("Zero-padding the missing bands feels wrong and the results matter to us.", []),
+    ],
+)
+def test_which_error_costs_more_says_which_metric_matters(text: str, wanted: list[str]) -> None:
+    assert error_priorities(text.lower()) == wanted
+
+
+def test_a_false_alarm_put_up_with_is_a_wish_for_recall_not_precision() -> None:
+    query = _query(
+        "Burned-area mapping from Sentinel-2: the agency wants every burned patch; a few false positives "
+        "are fine since a human reviews."
+    )
+    assert query.priorities == ["recall"]
+
+
+def test_recall_given_up_for_precision_is_no_wish_for_recall() -> None:
+    query = _query(
+        "Illegal waste dumps on 20 cm orthophotos. I want to push precision as high as possible and I'm "
+        "happy to give up some recall for it."
+    )
+    assert "precision" in query.priorities and "recall" not in query.priorities
+
+
+# What a label is given to.
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Landsat 8 chips of forest-loss events; one label per event is enough, no pixel-accurate outlines.",
+        "Sentinel-2 64x64-pixel chips of land cover; one label per chip is all the project needs.",
+        "Flag Sentinel-2 patches in Brazil that contain an open-pit mine or a tailings dam.",
+    ],
+)
+def test_a_label_for_each_chip_or_event_is_classification(text: str) -> None:
+    assert _query(text).task_type == "classification"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Classify an airborne hyperspectral scene with 10-20 labelled pixels per class.",
+        "We want to flag vessels in Sentinel-1 IW GRD scenes for the analysts.",
+    ],
+)
+def test_labels_for_pixels_or_objects_are_not_classification_of_scenes(text: str) -> None:
+    assert _query(text).task_type != "classification"
+
+
+def test_chips_labelled_with_a_land_legend_are_land_cover() -> None:
+    query = _query(
+        "Sentinel-2 L2A chips labelled deciduous forest, coniferous forest, raised bog, lake and settlement, "
+        "about 4,000 chips. One label per chip is all we need."
+    )
+    assert query.application == "land cover classification"
+
+
+# Roles and wishes from the table.
+
+
+def test_an_analogy_with_another_model_names_no_data_of_the_user() -> None:
+    query = _query(
+        "We have 400,000 unlabelled Sentinel-1 GRD chips and want to build our own SAR-pretrained backbone "
+        "the way RSP did for optical images with MillionAID."
+    )
+    assert query.modality == ["SAR"]
+
+
+def test_data_said_to_be_beside_the_point_is_not_the_users_input() -> None:
+    query = _query(
+        "Vessel detection from Sentinel-1 IW GRD (VV+VH). We already have an optical ship detector for "
+        "Sentinel-2, but that's beside the point here - this is radar only."
+    )
+    assert query.modality == ["SAR"] and query.sensor == ["Sentinel-1"]
+
+
+def test_class_names_typed_as_text_stay_the_task_beside_a_list_of_targets() -> None:
+    query = _query(
+        "I've been asked to pull out swimming pools, solar panels and tree canopy from 7.5 cm orthophotos. "
+        "We have zero annotated examples. Is there something where I just type the class names and get "
+        "masks back?"
+    )
+    assert query.application == "open-vocabulary segmentation"
+    assert query.data_regime == "zero-shot"
+
+
+@pytest.mark.parametrize(
+    ("text", "field", "value"),
+    [
+        (
+            "Drone frames after the flood; the coordinators want to simply ask them things about roads.",
+            "application",
+            "visual question answering",
+        ),
+        (
+            "Biomass from Landsat; the features must be cheap to run, or already be precomputed somewhere.",
+            "precomputed_embeddings",
+            True,
+        ),
+        (
+            "Sentinel-2 time series; what matters is that the model handles temporal sequences.",
+            "series_model",
+            True,
+        ),
+    ],
+)
+def test_wishes_said_in_everyday_words(text: str, field: str, value: object) -> None:
+    assert getattr(_query(text), field) == value
+
+
+# What the ranker weighs.
+
+
+def test_results_on_another_sensors_imagery_of_the_same_kind_are_named_as_such() -> None:
+    landsat = StructuredQuery(application="land cover classification", sensor=["Landsat-8"])
+    assert results_on_other_sensors(["EuroSAT"], landsat) == "results on Sentinel-2 imagery, not Landsat-8"
+    sentinel = StructuredQuery(application="land cover classification", sensor=["Sentinel-2"])
+    assert results_on_other_sensors(["EuroSAT"], sentinel) is None
+    assert results_on_other_sensors(["a dataset nobody knows"], landsat) is None
+
+
+def test_a_specialist_asked_for_makes_a_kind_of_imagery_alone_count() -> None:
+    sar = StructuredQuery(application="ship detection", modality=["SAR"])
+    assert focus_kind(sar) is None
+    assert focus_kind(sar.model_copy(update={"specialist": True})) == "SAR"
+    assert focus_kind(StructuredQuery(modality=["Hyperspectral"])) == "Hyperspectral"
+
+
+def test_pretraining_further_on_ones_archive_weighs_the_pretraining_imagery_over_the_application() -> None:
+    labelled = StructuredQuery(application="sea ice mapping", modality=["SAR"], sensor=["Sentinel-1"])
+    unlabelled = labelled.model_copy(update={"data_regime": "unlabeled"})
+    before, after = query_weights(labelled), query_weights(unlabelled)
+    assert after["imagery"] > before["imagery"] and after["application"] < before["application"]
