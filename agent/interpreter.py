@@ -154,6 +154,7 @@ def interpret(
         open_weights=asks_open_weights(lowered),
         precomputed_embeddings=asks_precomputed_embeddings(lowered),
         frozen_encoder=regime.frozen,
+        pretrain_further=regime.pretrain_further,
         conversational=conversational,
         architectures=architectures(lowered),
         any_bands=asks_any_bands(lowered),

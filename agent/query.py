@@ -167,6 +167,10 @@ class StructuredQuery(BaseModel):
         default=False,
         description="The encoder is used frozen (linear probe, k-NN, similarity search), not fine-tuned.",
     )
+    pretrain_further: bool = Field(
+        default=False,
+        description="The user will pretrain further, self-supervised, on their own unlabelled archive.",
+    )
     conversational: bool = Field(
         default=False, description="The user wants to chat with the model: it must write free text."
     )

@@ -175,3 +175,104 @@ def test_pretraining_further_on_ones_archive_weighs_the_pretraining_imagery_over
     unlabelled = labelled.model_copy(update={"data_regime": "unlabeled"})
     before, after = query_weights(labelled), query_weights(unlabelled)
     assert after["imagery"] > before["imagery"] and after["application"] < before["application"]
+
+
+def test_pretraining_further_on_ones_archive_is_read_and_needs_no_captions() -> None:
+    query = _query(
+        "We have 400,000 unlabelled Sentinel-1 chips and downstream small labelled sets. I'd rather "
+        "continue pretraining from an existing SAR checkpoint than start from ImageNet."
+    )
+    assert query.pretrain_further and query.data_regime == "unlabeled"
+    assert not _query("We have 300 labelled Sentinel-2 tiles for crop mapping.").pretrain_further
+
+
+def test_a_model_pretrained_on_image_text_pairs_fits_pretraining_further_less() -> None:
+    from rsfmd.loader import load_records
+    from tools.candidate import Candidate
+    from tools.result_credit import regime_fit
+
+    records = {r.model_id: r for r in load_records()}
+    query = StructuredQuery(
+        application="land cover classification", modality=["RGB"], data_regime="unlabeled"
+    )
+    further = query.model_copy(update={"pretrain_further": True})
+    clip, mae = Candidate(records["skyclip"]), Candidate(records["scale-mae"])
+    assert regime_fit(clip, further).score < regime_fit(mae, further).score
+    assert regime_fit(clip, further).score < regime_fit(clip, query).score
+
+
+@pytest.mark.parametrize(
+    ("text", "field", "value"),
+    [
+        (
+            "Forest mask from Sentinel-2 and a DEM; any pretrained model whose features I can just put a "
+            "simple classifier on?",
+            "frozen_encoder",
+            True,
+        ),
+        (
+            "FLOODPY on the Thessaly floods with Sentinel-1: the statistical change detection misses water "
+            "in built-up areas, so I'd like to fine-tune a SAR encoder.",
+            "application",
+            "flood mapping",
+        ),
+        (
+            "Average income for all Brazilian municipalities from VIIRS night-time lights plus Sentinel-2. "
+            "Which model transfers, ideally one that takes the night lights directly?",
+            "application",
+            "poverty mapping",
+        ),
+    ],
+)
+def test_what_the_task_is_and_how_the_encoder_is_used(text: str, field: str, value: object) -> None:
+    assert getattr(_query(text), field) == value
+
+
+def test_what_another_product_is_built_on_is_not_the_users_data_but_a_model_wished_for_stays() -> None:
+    query = _query(
+        "Canopy height at 10 m from Sentinel-2 for 14 countries. The Meta 1 m canopy map is built on "
+        "Maxar RGB, which we cannot license."
+    )
+    assert "WorldView" not in query.sensor
+    wished = _query(
+        "Change captions for aerial mosaics: I'd rather have something that was trained on change "
+        "captions in the style of LEVIR-CC."
+    )
+    assert wished.application == "change captioning"
+
+
+def test_what_the_rgb_camera_cannot_see_is_no_rgb_input() -> None:
+    from agent.reading import read
+
+    reading = read(
+        "Spotting fawns in 640x512 thermal frames from a drone. We use only the thermal stream because "
+        "fawns are invisible in tall grass in the RGB camera."
+    )
+    assert "RGB" in reading.set_aside["background"]
+
+
+def test_what_kills_a_kind_of_imagery_rules_it_out() -> None:
+    query = _query(
+        "Tundra land cover around Svalbard with Sentinel-1 EW/IW, since polar night kills optical for months."
+    )
+    assert query.modality == ["SAR"] and "Multispectral" in query.exclusions.modalities
+
+
+def test_one_polygon_per_building_asks_for_instances_and_semantic_results_show_that_less() -> None:
+    from rsfmd.loader import load_records
+    from tools.evidence import EvidenceIndex
+
+    query = _query(
+        "Building footprints from 5 cm drone orthomosaics: straight walls and one clean polygon per "
+        "building, not blobby masks."
+    )
+    assert query.task_type == "instance segmentation" and query.application == "building segmentation"
+    records = load_records()
+    gfm = next(r for r in records if r.model_id == "gfm")
+    index = EvidenceIndex(records)
+    semantic = [i for i in index.relevant(gfm, query) if i.dataset == "WHU Building"]
+    assert semantic and {i.relevance for i in semantic} == {"task"}
+    as_usual = query.model_copy(update={"task_type": "segmentation"})
+    assert {i.relevance for i in index.relevant(gfm, as_usual) if i.dataset == "WHU Building"} == {
+        "application"
+    }

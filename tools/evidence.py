@@ -22,7 +22,7 @@ from rsfmd.datasets import (
     find_dataset,
 )
 from rsfmd.schema import Benchmark, ModelRecord
-from rsfmd.vocab import metric_info
+from rsfmd.vocab import application_task_type, metric_info
 from tools.filtering import requested_imagery
 
 RELATED_TASKS: dict[str, frozenset[str]] = {
@@ -251,7 +251,10 @@ def _task_relevance(row: _Row, query: StructuredQuery, named: Collection[str]) -
         if on_application:
             return "task"
     elif on_application:
-        return "application"
+        # A task said apart from the application's usual one ('one polygon per building'): a result
+        # of another kind on the application (semantic masks) shows the task less.
+        said_apart = query.task_type not in {None, application_task_type(query.application or "")}
+        return "task" if said_apart and bench.task_type != query.task_type else "application"
     if query.task_type is None:
         return "related"
     if bench.task_type == query.task_type:

@@ -170,10 +170,13 @@ def regime_fit(c: Candidate, query: StructuredQuery) -> Criterion:
     if query.data_regime == "unlabeled":
         if r.category == Category.embedding_product:
             return Criterion(1.0, evidence=["precomputed embeddings for unsupervised use"])
-        if evaluated_on(r, query.application) and r.weights_released:
+        if evaluated_on(r, query.application) and r.weights_released and not query.pretrain_further:
             # Released weights already trained for the user's application need no labels of theirs.
             return Criterion(0.9, evidence=[f"released weights already trained for {query.application}"])
         pretext = r.pretext_training_type or ""
+        if query.pretrain_further and r.category == Category.vision_language:
+            why = "pretrained on image-text pairs: pretraining further needs captions"
+            return Criterion(0.4, evidence=[why])
         if _NOT_SELF_SUPERVISED.match(pretext):
             text = f"pretrained with labels, not self-supervised ({shorten(pretext, 40)})"
             return Criterion(0.4, evidence=[text])

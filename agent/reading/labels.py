@@ -32,6 +32,12 @@ _OWN_PRETRAINING = re.compile(
     r"\b(?:self[\s-]supervis(?:ed|ion)|unsupervised)\b"
     r"(?!\s+(?:[\w/-]+\s+){0,2}(?:encoders?|models?|backbones?|weights|checkpoints?|networks?)\b)"
 )
+# Pretraining further on one's own archive ('continue pretraining', 'self-supervise a backbone on them').
+_PRETRAIN_FURTHER = re.compile(
+    r"\b(?:continue|continuing|keep|redo|further)\s+(?:the\s+|its\s+)?(?:self[\s-]supervised\s+)?pre-?train\w*|"
+    r"\bself[\s-]supervis(?:e|ed|ing)\s+(?:[\w-]+\s+){0,3}?on\s+(?:our|my|this|the|them)\b|"
+    r"\bpre-?train\w*\s+(?:[\w-]+\s+){0,3}?on\s+(?:our|my)\s+(?:own\s+)?(?:archive|data|imagery|tiles|scenes|chips)"
+)
 _FROZEN = re.compile(
     r"\bfrozen\s+(?:(?:pre-?trained|[\w-]*(?:clip|vit|dino|mae|fm)[\w-]*)\s+){0,2}(?:encoders?|backbones?|features?|embeddings?|weights|models?|"
     r"representations?)\b|"
@@ -41,7 +47,8 @@ _FROZEN = re.compile(
     r"\bfeature[\s-]extractors?\b|"
     # 'embeddings of every pixel to train a random forest': features for a classical classifier.
     r"\b(?:embeddings?|features|feature\s+vectors?)\b[^.?!]{0,60}\b(?:random[\s-]forests?|xgboost|gradient[\s-]boosting|svms?|"
-    r"logistic[\s-]regression|linear[\s-]classifiers?)\b|" + _SIMILARITY_SEARCH.pattern
+    r"logistic[\s-]regression|linear[\s-]classifiers?|(?:simple|small|light(?:weight)?|tiny|shallow)\s+"
+    r"(?:classifiers?|regressors?|heads?))\b|" + _SIMILARITY_SEARCH.pattern
 )
 # 'no fine-tuning' says how the encoder is used, not that there are no labels: with a frozen
 # encoder it means a light head (linear probe, k-NN) on labelled samples.
@@ -156,6 +163,7 @@ class Regime(NamedTuple):
 
     data: str | None
     frozen: bool
+    pretrain_further: bool
     transfer: bool
     task_type: str | None
 
@@ -184,6 +192,12 @@ def read_regime(lowered: str, sensors: list[str], task_type: str | None, notes: 
     uses_unlabelled = (
         _CLUSTERING.search(lowered) or _SIMILARITY_SEARCH.search(lowered) or _OWN_PRETRAINING.search(lowered)
     )
+    further = bool(_PRETRAIN_FURTHER.search(lowered))
+    if further and regime == "few-shot":
+        # 'continue pretraining on our archive, then fine-tune with a few labels': the model is
+        # chosen to pretrain further first.
+        notes.append("pretraining further on your own archive comes first: read as unlabelled data")
+        regime = "unlabeled"
     if uses_unlabelled and regime in {None, "zero-shot"}:
         # Grouping or searching embeddings, or pretraining further on one's own archive, without
         # labels is unsupervised use of an encoder, not zero-shot prompting.
@@ -199,4 +213,4 @@ def read_regime(lowered: str, sensors: list[str], task_type: str | None, notes: 
     if regime == "zero-shot" and task_type in {"classification", "multi-label classification", None}:
         # Classifying without any labels is zero-shot classification: vision-language territory.
         task_type = "zero-shot classification"
-    return Regime(regime, frozen, bool(transfer), task_type)
+    return Regime(regime, frozen, further and regime == "unlabeled", bool(transfer), task_type)
