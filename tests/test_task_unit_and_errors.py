@@ -276,3 +276,35 @@ def test_one_polygon_per_building_asks_for_instances_and_semantic_results_show_t
     assert {i.relevance for i in index.relevant(gfm, as_usual) if i.dataset == "WHU Building"} == {
         "application"
     }
+
+
+@pytest.mark.parametrize(
+    ("text", "field", "value"),
+    [
+        (
+            "Cloud masks for 3 m 4-band imagery; I want a model that is not tied to the Sentinel-2 13 bands.",
+            "any_bands",
+            True,
+        ),
+        (
+            "Building footprints from 15 cm aerial orthophotos: separate instances for adjacent buildings, "
+            "and straight walls.",
+            "task_type",
+            "instance segmentation",
+        ),
+        (
+            "Sea-ice archive of Sentinel-1 EW HH/HV scenes. A benchmark said Prithvi was best for sea ice, "
+            "but that is an optical HLS model.",
+            "sensor",
+            ["Sentinel-1"],
+        ),
+        (
+            "Asset wealth per survey cluster in Africa from Sentinel-2 plus VIIRS radiance, for poverty "
+            "mapping. Is anything pretrained on night lights at all?",
+            "application",
+            "poverty mapping",
+        ),
+    ],
+)
+def test_what_is_said_of_other_models_and_inputs_stays_theirs(text: str, field: str, value: object) -> None:
+    assert getattr(_query(text), field) == value

@@ -22,9 +22,9 @@ from rsfmd.vocab import get_vocabulary
 # '(visual grounding)', 'i.e. visual grounding', 'known as change detection': the task's name.
 # 'our Sentinel-2 field parcels': words after a possessive describe the user's data, not the task.
 _OWN_DATA = re.compile(r"\b(?:our|my)\s+(?:[\w-]+\s+){0,2}$")
-# 'one that takes the night lights directly': what follows is an input, not the task.
+# 'one that takes the night lights directly', 'pretrained on night lights': an input, not the task.
 _AS_INPUT = re.compile(
-    r"\b(?:takes?|taking|ingests?|accepts?|reads?)\s+(?:the\s+|our\s+|my\s+)?(?:[\w-]+\s+){0,2}$"
+    r"\b(?:takes?|taking|ingests?|accepts?|reads?|(?:pre-?)?trained\s+on)\s+(?:the\s+|our\s+|my\s+)?(?:[\w-]+\s+){0,2}$"
 )
 _NAMING = re.compile(r"(?:\(|\bi\.?e\.?,?|\bnamely|\bcalled|\bknown as|\bso-called)\s*$")
 
