@@ -308,3 +308,28 @@ def test_one_polygon_per_building_asks_for_instances_and_semantic_results_show_t
 )
 def test_what_is_said_of_other_models_and_inputs_stays_theirs(text: str, field: str, value: object) -> None:
     assert getattr(_query(text), field) == value
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "We embed 30,000 chips on CPU laptops, so the encoder can't be bigger than about 100M parameters.",
+        "On my laptop without a GPU, anything much above ~100M parameters is too slow for me.",
+    ],
+)
+def test_a_size_not_to_be_crossed_is_a_limit(text: str) -> None:
+    compute = _query(text).compute
+    assert compute.max_parameters_m == 100.0 and compute.min_parameters_m is None
+
+
+def test_what_a_colleague_suggested_and_what_runs_right_now_are_no_wishes() -> None:
+    suggested = _query(
+        "Marine debris in Sentinel-2 patches, 60 labelled. A colleague suggested a big vision-language model "
+        "that can count debris, but we can't run anything like that."
+    )
+    assert "Text" not in suggested.modality
+    baseline = _query(
+        "Per-building damage from 50 cm RGB on CPU laptops. Right now we use random convolutional features "
+        "(MOSAIKS); what pretrained encoder would give better embeddings?"
+    )
+    assert baseline.architectures == []

@@ -47,7 +47,7 @@ _PARAMS_FLOOR = re.compile(
 # over ~100M parameters is off the table', restated as a negation by the reading): a floor ruled
 # out is a limit.
 _PARAMS_NEGATED_FLOOR = re.compile(
-    r"\b(?:no|nothing|not|anything)\b[^.;,]{0,40}?"
+    r"\b(?:no|nothing|not|anything|can'?t|cannot|mustn'?t|shouldn'?t|won'?t)\b[^.;,]{0,40}?"
     r"(?:over|above|beyond|past|more than|larger than|bigger than|exceeding)\s*"
     rf"{_SIZE_NUMBER}\s*{_PARAM_WORD}"
 )
@@ -107,12 +107,19 @@ def _parameter_limit(text: str) -> float | None:
 
 # 'we can fine-tune billion-parameter backbones': a size the user can afford, not one asked for.
 _CAPACITY = re.compile(r"\b(?:can|could|able to)\s+(?:[\w-]+\s+){0,3}$")
+# 'the encoder can't be bigger than 100M parameters': a floor said not to be crossed is a limit.
+_NEGATED_BEFORE = re.compile(r"\b(?:no|not|nothing|can'?t|cannot|mustn'?t|shouldn'?t|won'?t)\b[^.;,]{0,25}$")
 
 
 def _asked(text: str, pattern: re.Pattern[str]) -> re.Match[str] | None:
-    """The first match of ``pattern`` that is not said as what the user can afford."""
+    """The first match of ``pattern`` that is not said as what the user can afford, nor negated."""
     return next(
-        (m for m in pattern.finditer(text) if not _CAPACITY.search(text[max(0, m.start() - 40) : m.start()])),
+        (
+            m
+            for m in pattern.finditer(text)
+            if not _CAPACITY.search(before := text[max(0, m.start() - 40) : m.start()])
+            and not _NEGATED_BEFORE.search(before)
+        ),
         None,
     )
 

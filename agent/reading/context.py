@@ -100,7 +100,7 @@ class ContextTable:
 
 # A '*' in a phrase stands for up to four words: 'which * models were trained on' also reads
 # 'which foundation models were trained on'.
-_GAP = r"(?:[\w'-]+\s+){0,4}"
+_GAP = r"(?:[\w'~≈<>+/-]+\s+){0,4}"
 
 
 # A negation in a phrase reads in full or contracted: 'is not an option' also reads "isn't an
