@@ -333,3 +333,13 @@ def test_what_a_colleague_suggested_and_what_runs_right_now_are_no_wishes() -> N
         "(MOSAIKS); what pretrained encoder would give better embeddings?"
     )
     assert baseline.architectures == []
+
+
+def test_a_model_to_take_the_time_series_and_water_against_the_rest() -> None:
+    series = _query(
+        "Land cover for Chile from a year of Sentinel-2 10-day composites and a DEM. Which pretrained model "
+        "can take the S2 time series and elevation together?"
+    )
+    assert series.series_model
+    water = _query("Simple binary task: water / not water from Sentinel-1 VV/VH and Sentinel-2.")
+    assert water.application == "flood mapping"
