@@ -343,3 +343,32 @@ def test_a_model_to_take_the_time_series_and_water_against_the_rest() -> None:
     assert series.series_model
     water = _query("Simple binary task: water / not water from Sentinel-1 VV/VH and Sentinel-2.")
     assert water.application == "flood mapping"
+
+
+@pytest.mark.parametrize(
+    ("text", "field", "value"),
+    [
+        (
+            "MicaSense RedEdge-P on a drone over vineyards. Which model could be adapted to five-band UAV "
+            "multispectral imagery?",
+            "any_bands",
+            True,
+        ),
+        (
+            "My dataset is home-made: OpenStreetMap polygons (buildings, roads, water, parks, farmland) "
+            "rasterised over a Maxar WorldView basemap at ~0.5 m, RGB only.",
+            "application",
+            "land cover mapping",
+        ),
+    ],
+)
+def test_band_counts_in_words_and_osm_polygons_as_labels(text: str, field: str, value: object) -> None:
+    assert getattr(_query(text), field) == value
+
+
+def test_a_model_the_user_has_not_managed_to_train_yet_is_judged_with_the_others() -> None:
+    text = (
+        "Building instances from 0.3 m aerial RGB, 1,500 COCO tiles. I tried RSPrompter's anchor config, but "
+        "on my own data it threw 'no pos rois' and I haven't managed to get it training yet. One RTX 3090."
+    )
+    assert "rsprompter" not in _query(text).exclusions.models
