@@ -29,6 +29,7 @@ def _query(text: str) -> StructuredQuery:
         ('A false "on" is much worse for us than a missed one.', ["precision"]),
         ("I'd rather miss a borderline site than send officers to a tidy builder's yard.", ["precision"]),
         ("I'd rather review some extra detections than miss trees.", ["recall"]),
+        ("I'd rather not miss a single vessel, whatever the false alarms.", ["recall"]),
         ("Missing some flooded pixels is acceptable, false alarms are not.", ["precision"]),
         ("A few spurious road fragments are fine - a missing link is not.", ["recall"]),
         (

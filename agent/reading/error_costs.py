@@ -38,10 +38,12 @@ def _weighed(sentence: str) -> str | None:
     if not sides:
         return None
     if rather := _RATHER.search(sentence):
-        # 'rather miss X than Y', 'rather review extra boxes than miss trees': put up with the first.
+        # 'rather miss X than Y', 'rather review extra boxes than miss trees': put up with the first;
+        # 'rather not miss any' says the first costs.
         after = [side for start, side in sides if start >= rather.end()]
         if after:
-            return _OTHER[after[0]]
+            refused = sentence[rather.end() :].lstrip().startswith("not ")
+            return after[0] if refused else _OTHER[after[0]]
     if (more := _MORE_THAN.search(sentence)) and {s for _, s in sides} == set(_PRIORITY):
         before = [side for start, side in sides if start < more.start()]
         if before:
@@ -59,6 +61,7 @@ def _weighed(sentence: str) -> str | None:
 
 
 def _clause_of(sentence: str, at: int) -> str:
+    """The clause of ``sentence`` around position ``at``."""
     cuts = [0, *(m.end() for m in _CLAUSE.finditer(sentence)), len(sentence)]
     start = max(c for c in cuts if c <= at)
     end = min((c for c in cuts if c > at), default=len(sentence))
