@@ -14,6 +14,7 @@ from __future__ import annotations
 from functools import cache
 
 from agent.query import StructuredQuery
+from rsfmd.datasets import find_dataset
 from rsfmd.schema import Alignment, Category, ModelRecord
 from rsfmd.vocab import get_vocabulary, sensor_family, sensor_modality
 from tools.filtering import compatible_modalities, requested_imagery, requested_modalities
@@ -197,8 +198,6 @@ def availability_fit(record: ModelRecord) -> tuple[float, list[str], bool]:
 
 def _dataset_gsd(name: str) -> float | None:
     """The finest ground resolution of a dataset's sensors, when the tables know it."""
-    from rsfmd.datasets import find_dataset
-
     info = find_dataset(name)
     table = sensor_gsd_m()
     gsds = [table[s] for s in (info.sensors if info else ()) if s in table]
@@ -222,8 +221,6 @@ def results_on_other_sensors(datasets: list[str], query: StructuredQuery) -> str
     Landsat chips than results on Landsat do."""
     if not query.sensor or not datasets:
         return None
-    from rsfmd.datasets import find_dataset
-
     family = set().union(*(sensor_family(s) for s in query.sensor))
     sensors: list[str] = []
     for name in datasets:
