@@ -171,7 +171,7 @@ def test_a_specialist_asked_for_makes_a_kind_of_imagery_alone_count() -> None:
     assert focus_kind(StructuredQuery(modality=["Hyperspectral"])) == "Hyperspectral"
 
 
-def test_pretraining_further_on_ones_archive_weighs_the_pretraining_imagery_over_the_application() -> None:
+def test_unlabelled_data_weighs_the_pretraining_imagery_over_the_application() -> None:
     labelled = StructuredQuery(application="sea ice mapping", modality=["SAR"], sensor=["Sentinel-1"])
     unlabelled = labelled.model_copy(update={"data_regime": "unlabeled"})
     before, after = query_weights(labelled), query_weights(unlabelled)
