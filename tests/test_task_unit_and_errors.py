@@ -129,30 +129,6 @@ def test_class_names_typed_as_text_stay_the_task_beside_a_list_of_targets() -> N
     assert query.data_regime == "zero-shot"
 
 
-@pytest.mark.parametrize(
-    ("text", "field", "value"),
-    [
-        (
-            "Drone frames after the flood; the coordinators want to simply ask them things about roads.",
-            "application",
-            "visual question answering",
-        ),
-        (
-            "Biomass from Landsat; the features must be cheap to run, or already be precomputed somewhere.",
-            "precomputed_embeddings",
-            True,
-        ),
-        (
-            "Sentinel-2 time series; what matters is that the model handles temporal sequences.",
-            "series_model",
-            True,
-        ),
-    ],
-)
-def test_wishes_said_in_everyday_words(text: str, field: str, value: object) -> None:
-    assert getattr(_query(text), field) == value
-
-
 # What the ranker weighs.
 
 
@@ -200,33 +176,6 @@ def test_a_model_pretrained_on_image_text_pairs_fits_pretraining_further_less() 
     clip, mae = Candidate(records["skyclip"]), Candidate(records["scale-mae"])
     assert regime_fit(clip, further).score < regime_fit(mae, further).score
     assert regime_fit(clip, further).score < regime_fit(clip, query).score
-
-
-@pytest.mark.parametrize(
-    ("text", "field", "value"),
-    [
-        (
-            "Forest mask from Sentinel-2 and a DEM; any pretrained model whose features I can just put a "
-            "simple classifier on?",
-            "frozen_encoder",
-            True,
-        ),
-        (
-            "FLOODPY on the Thessaly floods with Sentinel-1: the statistical change detection misses water "
-            "in built-up areas, so I'd like to fine-tune a SAR encoder.",
-            "application",
-            "flood mapping",
-        ),
-        (
-            "Average income for all Brazilian municipalities from VIIRS night-time lights plus Sentinel-2. "
-            "Which model transfers, ideally one that takes the night lights directly?",
-            "application",
-            "poverty mapping",
-        ),
-    ],
-)
-def test_what_the_task_is_and_how_the_encoder_is_used(text: str, field: str, value: object) -> None:
-    assert getattr(_query(text), field) == value
 
 
 def test_what_another_product_is_built_on_is_not_the_users_data_but_a_model_wished_for_stays() -> None:
@@ -280,38 +229,6 @@ def test_one_polygon_per_building_asks_for_instances_and_semantic_results_show_t
 
 
 @pytest.mark.parametrize(
-    ("text", "field", "value"),
-    [
-        (
-            "Cloud masks for 3 m 4-band imagery; I want a model that is not tied to the Sentinel-2 13 bands.",
-            "any_bands",
-            True,
-        ),
-        (
-            "Building footprints from 15 cm aerial orthophotos: separate instances for adjacent buildings, "
-            "and straight walls.",
-            "task_type",
-            "instance segmentation",
-        ),
-        (
-            "Sea-ice archive of Sentinel-1 EW HH/HV scenes. A benchmark said Prithvi was best for sea ice, "
-            "but that is an optical HLS model.",
-            "sensor",
-            ["Sentinel-1"],
-        ),
-        (
-            "Asset wealth per survey cluster in Africa from Sentinel-2 plus VIIRS radiance, for poverty "
-            "mapping. Is anything pretrained on night lights at all?",
-            "application",
-            "poverty mapping",
-        ),
-    ],
-)
-def test_what_is_said_of_other_models_and_inputs_stays_theirs(text: str, field: str, value: object) -> None:
-    assert getattr(_query(text), field) == value
-
-
-@pytest.mark.parametrize(
     "text",
     [
         "We embed 30,000 chips on CPU laptops, so the encoder can't be bigger than about 100M parameters.",
@@ -346,9 +263,78 @@ def test_a_model_to_take_the_time_series_and_water_against_the_rest() -> None:
     assert water.application == "flood mapping"
 
 
+def test_a_model_the_user_has_not_managed_to_train_yet_is_judged_with_the_others() -> None:
+    text = (
+        "Building instances from 0.3 m aerial RGB, 1,500 COCO tiles. I tried RSPrompter's anchor config, but "
+        "on my own data it threw 'no pos rois' and I haven't managed to get it training yet. One RTX 3090."
+    )
+    assert "rsprompter" not in _query(text).exclusions.models
+
+
+# One phrasing, one field of the query it sets, and the value it must read as.
 @pytest.mark.parametrize(
     ("text", "field", "value"),
     [
+        # wishes said in everyday words
+        (
+            "Drone frames after the flood; the coordinators want to simply ask them things about roads.",
+            "application",
+            "visual question answering",
+        ),
+        (
+            "Biomass from Landsat; the features must be cheap to run, or already be precomputed somewhere.",
+            "precomputed_embeddings",
+            True,
+        ),
+        (
+            "Sentinel-2 time series; what matters is that the model handles temporal sequences.",
+            "series_model",
+            True,
+        ),
+        # what the task is and how the encoder is used
+        (
+            "Forest mask from Sentinel-2 and a DEM; any pretrained model whose features I can just put a "
+            "simple classifier on?",
+            "frozen_encoder",
+            True,
+        ),
+        (
+            "FLOODPY on the Thessaly floods with Sentinel-1: the statistical change detection misses water "
+            "in built-up areas, so I'd like to fine-tune a SAR encoder.",
+            "application",
+            "flood mapping",
+        ),
+        (
+            "Average income for all Brazilian municipalities from VIIRS night-time lights plus Sentinel-2. "
+            "Which model transfers, ideally one that takes the night lights directly?",
+            "application",
+            "poverty mapping",
+        ),
+        # what is said of other models and inputs stays theirs
+        (
+            "Cloud masks for 3 m 4-band imagery; I want a model that is not tied to the Sentinel-2 13 bands.",
+            "any_bands",
+            True,
+        ),
+        (
+            "Building footprints from 15 cm aerial orthophotos: separate instances for adjacent buildings, "
+            "and straight walls.",
+            "task_type",
+            "instance segmentation",
+        ),
+        (
+            "Sea-ice archive of Sentinel-1 EW HH/HV scenes. A benchmark said Prithvi was best for sea ice, "
+            "but that is an optical HLS model.",
+            "sensor",
+            ["Sentinel-1"],
+        ),
+        (
+            "Asset wealth per survey cluster in Africa from Sentinel-2 plus VIIRS radiance, for poverty "
+            "mapping. Is anything pretrained on night lights at all?",
+            "application",
+            "poverty mapping",
+        ),
+        # band counts in words and osm polygons as labels
         (
             "MicaSense RedEdge-P on a drone over vineyards. Which model could be adapted to five-band UAV "
             "multispectral imagery?",
@@ -363,13 +349,5 @@ def test_a_model_to_take_the_time_series_and_water_against_the_rest() -> None:
         ),
     ],
 )
-def test_band_counts_in_words_and_osm_polygons_as_labels(text: str, field: str, value: object) -> None:
+def test_phrasings_set_the_query_as_meant(text: str, field: str, value: object) -> None:
     assert getattr(_query(text), field) == value
-
-
-def test_a_model_the_user_has_not_managed_to_train_yet_is_judged_with_the_others() -> None:
-    text = (
-        "Building instances from 0.3 m aerial RGB, 1,500 COCO tiles. I tried RSPrompter's anchor config, but "
-        "on my own data it threw 'no pos rois' and I haven't managed to get it training yet. One RTX 3090."
-    )
-    assert "rsprompter" not in _query(text).exclusions.models

@@ -83,8 +83,8 @@ def query_weights(query: StructuredQuery, described: bool = False) -> dict[str, 
     if query.sensor or query.spatial_resolution_m is not None:
         w["imagery"] = 0.15
         if query.data_regime == "unlabeled":
-            # Pretraining further on the user's own archive: what the model was pretrained on
-            # matters more than its results on a downstream task that comes later.
+            # Unlabelled data only (to cluster, search or pretrain further on): what the model was
+            # pretrained on matters more than its results on a downstream task that may come later.
             w["imagery"] += 0.10
             w["application"] -= 0.10
     if focus_kind(query):

@@ -43,11 +43,13 @@ _PARAMS_FLOOR = re.compile(
     r"no (?:fewer|less|smaller) than|min(?:imum)?(?: of)?|>=?)\s*"
     rf"{_SIZE_NUMBER}\+?[\s-]*{_PARAM_WORD}\b"
 )
+# The words that negate a size said after them ('no', "can't be bigger than").
+_NEGATION = r"no|nothing|not|can'?t|cannot|mustn'?t|shouldn'?t|won'?t"
 # 'no model over 100M parameters', 'anything much over ~30M parameters' (or a ruled-out 'anything
 # over ~100M parameters is off the table', restated as a negation by the reading): a floor ruled
 # out is a limit.
 _PARAMS_NEGATED_FLOOR = re.compile(
-    r"\b(?:no|nothing|not|anything|can'?t|cannot|mustn'?t|shouldn'?t|won'?t)\b[^.;,]{0,40}?"
+    rf"\b(?:{_NEGATION}|anything)\b[^.;,]{{0,40}}?"
     r"(?:over|above|beyond|past|more than|larger than|bigger than|exceeding)\s*"
     rf"{_SIZE_NUMBER}\s*{_PARAM_WORD}"
 )
@@ -108,7 +110,7 @@ def _parameter_limit(text: str) -> float | None:
 # 'we can fine-tune billion-parameter backbones': a size the user can afford, not one asked for.
 _CAPACITY = re.compile(r"\b(?:can|could|able to)\s+(?:[\w-]+\s+){0,3}$")
 # 'the encoder can't be bigger than 100M parameters': a floor said not to be crossed is a limit.
-_NEGATED_BEFORE = re.compile(r"\b(?:no|not|nothing|can'?t|cannot|mustn'?t|shouldn'?t|won'?t)\b[^.;,]{0,25}$")
+_NEGATED_BEFORE = re.compile(rf"\b(?:{_NEGATION})\b[^.;,]{{0,25}}$")
 
 
 def _asked(text: str, pattern: re.Pattern[str]) -> re.Match[str] | None:

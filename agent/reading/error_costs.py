@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from functools import cache
 
-from agent.reading.context import SENTENCE_END
+from agent.reading.context import sentence_spans
 from agent.reading.tables import cue_pattern
 
 _PRIORITY = {"false_alarm": "precision", "miss": "recall"}
@@ -71,10 +71,8 @@ def _clause_of(sentence: str, at: int) -> str:
 def error_priorities(lowered: str) -> list[str]:
     """'precision' and/or 'recall', as the sentences of ``lowered`` weigh the two errors."""
     out: list[str] = []
-    start = 0
-    for stop in [*(m.end() for m in SENTENCE_END.finditer(lowered)), len(lowered)]:
+    for start, stop in sentence_spans(lowered):
         side = _weighed(lowered[start:stop])
-        start = stop
         if side and _PRIORITY[side] not in out:
             out.append(_PRIORITY[side])
     return out
