@@ -18,6 +18,7 @@ _PRIORITY = {"false_alarm": "precision", "miss": "recall"}
 _OTHER = {"false_alarm": "miss", "miss": "false_alarm"}
 # A comparison: what comes before 'than' weighs more ('worse than', 'matters more than').
 _MORE_THAN = re.compile(r"\b(?:more|worse|costlier|higher|bigger)\b(?:\s+\w+){0,3}?\s+than\b|\bover\b")
+_NOTHING = re.compile(r"\b(?:nothing|none|no\s+\w+)\s+(?:\w+\s+){0,2}$")
 _RATHER = re.compile(r"\b(?:rather|prefer to)\b")
 _CLAUSE = re.compile(r"[;:,]|\s[-–—]\s|\b(?:but|while|whereas|because|since|so)\b")
 
@@ -44,10 +45,15 @@ def _weighed(sentence: str) -> str | None:
         if after:
             refused = sentence[rather.end() :].lstrip().startswith("not ")
             return after[0] if refused else _OTHER[after[0]]
-    if (more := _MORE_THAN.search(sentence)) and {s for _, s in sides} == set(_PRIORITY):
+    if more := _MORE_THAN.search(sentence):
         before = [side for start, side in sides if start < more.start()]
-        if before:
+        if before and {s for _, s in sides} == set(_PRIORITY):
             return before[-1]
+        if not before and more.group(0) != "over":
+            # 'recall matters far more than the odd false positive': the error after 'than' is
+            # the one put up with ('nothing is worse than a false alarm': the one that costs most).
+            lesser = sides[0][1]
+            return lesser if _NOTHING.search(sentence, 0, more.start()) else _OTHER[lesser]
     # Otherwise what each clause says its error costs; clauses that disagree ('missing a few tiny
     # boats is acceptable, missing large dark vessels is not') say nothing.
     verdicts = set()

@@ -321,6 +321,8 @@ def read_modalities(
 
 # A kind ruled out: 'no RGB model', or inside a restated exclusion ('; no ... an RGB-only backbone').
 _NEGATED = re.compile(r"\b(?:no|not|non|without)[\s-]+(?:an?\s+|any\s+)?$|;\s*no\s[^;]*$")
+# Between two kinds named together: 'hyperspectral or LiDAR', 'SAR/optical', 'RGB+NIR'.
+_JOINED = re.compile(r"\s*(?:[+/,]|\bor\b|\band\b)\s*")
 # Kinds of imagery named by a word the modality table leaves to other rules.
 _KIND_WORDS = (
     (re.compile(r"\b(?:sar|radar)\b"), ("SAR",)),
@@ -342,10 +344,20 @@ def asked_model_kinds(lowered: str, data: list[TermSpan], sensor_terms: list[Ter
     ]
     named += [(kinds, *m.span()) for pattern, kinds in _KIND_WORDS for m in pattern.finditer(lowered)]
     follows = model_noun_after()
+    naming = {(s, e) for _, s, e in named if follows.match(lowered, e)}
+    # 'hyperspectral or hyperspectral+LiDAR models': a kind joined to one that names the model does too.
+    while joined := {
+        (s, e)
+        for _, s, e in named
+        if (s, e) not in naming
+        and (link := _JOINED.match(lowered, e))
+        and any(start == link.end() for start, _ in naming)
+    }:
+        naming |= joined
     found = [
         kind
         for kinds, start, end in named
-        if follows.match(lowered, end) and not _NEGATED.search(lowered, 0, start)
+        if (start, end) in naming and not _NEGATED.search(lowered, 0, start)
         for kind in kinds
         if kind not in _NOT_IMAGERY and kind != "Multi-temporal"
     ]

@@ -118,8 +118,13 @@ def _not_the_metric(text: str, start: int, end: int) -> bool:
 
 
 def named_metrics(text: str) -> list[str]:
-    """The metrics ``text`` names, in order, less those said of something else."""
-    return [m for m, start, end in find_terms(text, "metrics") if not _not_the_metric(text, start, end)]
+    """The metrics ``text`` names, in order, less those said of something else or said not to
+    matter ('boundary quality more than raw recall')."""
+    return [
+        m
+        for m, start, end in find_terms(text, "metrics")
+        if not _not_the_metric(text, start, end) and not _waived(text, start)
+    ]
 
 
 def _metric_in(fragment: str | None) -> str | None:

@@ -31,6 +31,7 @@ _NAMING = re.compile(r"(?:\(|\bi\.?e\.?,?|\bnamely|\bcalled|\bknown as|\bso-call
 # Masks asked for as the output: 'segment solar farms', 'a binary mask', 'two-class masks'.
 _ASKS_MASKS = re.compile(
     r"\bsegment(?:s|ing|ed)?\b|\b(?:binary|two[\s-]class|pixel[\s-]wise|per[\s-]pixel|plain)\s+masks?\b"
+    r"|\b(?:get|gives?|returns?|outputs?|produces?|predicts?)\s+(?:back\s+)?(?:[\w-]+\s+){0,2}?masks?\s+(?:out|back)\b"
 )
 
 
@@ -79,6 +80,19 @@ def _sibling_application(
         and named in name
     ]
     return siblings[0] if len(siblings) == 1 else None
+
+
+def _same_with_task(application: str | None, task_type: str) -> str | None:
+    """The application of the same name with the other task's noun ('open-vocabulary detection' ->
+    'open-vocabulary segmentation'), when the table has it."""
+    table = get_vocabulary("applications")
+    if not application:
+        return None
+    noun = table.column(application, "task_type")
+    if not application.endswith(" " + noun):
+        return None
+    other = application[: -len(noun)] + task_type
+    return other if table.get(other) is not None and table.column(other, "task_type") == task_type else None
 
 
 @dataclass
@@ -258,6 +272,8 @@ def read_task_type(
         # 'segment solar farms', 'a plain two-class mask': the user wants masks, whatever the
         # application's usual output.
         task_type = "segmentation"
+        # ('class names as text ... get masks out': open-vocabulary segmentation, not detection)
+        application = _same_with_task(application, "segmentation") or application
     if (
         application is None
         and task_type is None

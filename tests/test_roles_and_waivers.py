@@ -1,0 +1,144 @@
+"""Mentions that play another role than the user's requirement: what comes out (vector layers,
+masks), what comes after (a biomass model fed by the output), what was tried (a baseline's score, a
+noisy first test), the place (a flood-prone delta), and priorities said to matter less."""
+
+from __future__ import annotations
+
+import pytest
+
+from agent.api import select_models
+from agent.query import StructuredQuery
+from agent.reading.error_costs import error_priorities
+
+
+def _query(text: str) -> StructuredQuery:
+    return select_models(text, k=3, clarify=False).query
+
+
+def test_vector_maps_generated_are_the_output_not_an_input() -> None:
+    query = _query(
+        "I want to map buildings from aerial orthophotos. I found an older U-Net repo for vector map "
+        "generation, where the author says prediction works on CPU but training needs a GPU."
+    )
+    assert "Vector map" not in query.modality
+    assert query.application == "building segmentation"
+
+
+def test_osm_named_as_an_input_stays_an_input() -> None:
+    query = _query("We have OSM vector data and Sentinel-2; which model takes OSM as input?")
+    assert "Vector map" in query.modality
+
+
+def test_masks_out_of_class_names_ask_for_open_vocabulary_segmentation() -> None:
+    query = _query(
+        "I need a rough map of buildings, roads and trees from 0.3 m orthophotos. What can I point at "
+        "the tiles with just the class names as text and get masks out?"
+    )
+    assert (query.application, query.task_type) == ("open-vocabulary segmentation", "segmentation")
+
+
+def test_class_names_as_text_for_boxes_stay_detection() -> None:
+    query = _query("Find ships with class names as text, we need boxes.")
+    assert query.application == "open-vocabulary detection"
+
+
+@pytest.mark.parametrize(
+    ("text", "priorities", "metrics"),
+    [
+        # 'not the fastest one' sets speed aside; 'the strongest starting point' asks for accuracy.
+        (
+            "Which hyperspectral model for land cover? I want the strongest pretrained starting point, "
+            "not the fastest one. One GPU.",
+            ["accuracy"],
+            [],
+        ),
+        # What is said to matter more than recall leaves recall out, as priority and as metric.
+        (
+            "Tree crowns from 10 cm RGB. Boundary quality is the criterion here more than raw detection "
+            "recall. One GPU.",
+            [],
+            [],
+        ),
+        # A floor on recall still asks for it.
+        ("We need more than 90% recall on ship detection in Sentinel-1.", ["recall"], ["Recall"]),
+        # 'not fast enough' complains about speed: speed matters.
+        ("Our model is not fast enough for real-time ship detection in Sentinel-2.", ["speed"], []),
+    ],
+)
+def test_priorities_said_to_matter_less_are_waived(
+    text: str, priorities: list[str], metrics: list[str]
+) -> None:
+    query = _query(text)
+    assert query.priorities == priorities
+    assert query.priority_metrics == metrics
+
+
+@pytest.mark.parametrize(
+    ("text", "wanted"),
+    [
+        (
+            "So recall matters far more to us than the odd false positive, which analysts can clear.",
+            ["recall"],
+        ),
+        ("Precision matters more than missing a few boats.", ["precision"]),
+        ("Nothing is worse for us than a false alarm.", ["precision"]),
+        ("Over the city, missed detections are costly.", ["recall"]),
+    ],
+)
+def test_an_error_after_than_is_the_one_put_up_with(text: str, wanted: list[str]) -> None:
+    assert error_priorities(text.lower()) == wanted
+
+
+def test_kinds_joined_before_a_model_noun_all_name_the_model() -> None:
+    query = _query(
+        "A 144-band airborne hyperspectral cube plus a LiDAR DSM, 15 land-cover classes. Which "
+        "pretrained hyperspectral or hyperspectral+LiDAR models have published results on this data?"
+    )
+    assert set(query.model_kinds) == {"Hyperspectral", "LiDAR"}
+
+
+def test_a_model_the_output_feeds_is_not_the_task() -> None:
+    query = _query(
+        "DeepForest gives me boxes, but I need the actual crown outlines, because crown area and shape "
+        "feed an allometric biomass model. Imagery is 10 cm RGB orthomosaics; I have about 600 crowns "
+        "hand-digitised as polygons. Which pretrained model would give clean per-tree masks? One GPU."
+    )
+    assert (query.application, query.task_type) == ("forest mapping", "instance segmentation")
+
+
+@pytest.mark.parametrize(
+    ("text", "field", "absent"),
+    [
+        (
+            "Pre- and post-event 0.5 m tiles; I'm fine training on xBD. Zero-shot change detection "
+            "looked too noisy in my first tests. Which bi-temporal models are most accurate?",
+            "data_regime",
+            "zero-shot",
+        ),
+        (
+            "Kiln or no kiln from Sentinel-2 L1C chips, 13 bands. A ResNet-18 from scratch gets ~90%. "
+            "Which pretrained encoder does well on these chips? Single GPU.",
+            "architectures",
+            "CNN",
+        ),
+    ],
+)
+def test_what_was_tried_is_no_requirement(text: str, field: str, absent: str) -> None:
+    value = getattr(_query(text), field)
+    assert absent != value and absent not in (value or [])
+
+
+def test_a_hazard_prone_place_is_not_the_task() -> None:
+    query = _query(
+        "Land-cover mapping job for a flood-prone delta: 0.5 m RGB orthophotos and Sentinel-1, one "
+        "model for a land-cover map. About 2,500 labelled tiles, 4 GPUs."
+    )
+    assert query.application != "flood mapping"
+
+
+def test_seal_surveys_are_wildlife_detection() -> None:
+    query = _query(
+        "We run aerial seal surveys over Arctic sea ice with a colour camera and a thermal camera and "
+        "have 5,000 hotspots labelled seal / not seal. One cloud V100."
+    )
+    assert query.application == "wildlife detection"
