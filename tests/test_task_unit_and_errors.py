@@ -351,3 +351,12 @@ def test_a_model_the_user_has_not_managed_to_train_yet_is_judged_with_the_others
 )
 def test_phrasings_set_the_query_as_meant(text: str, field: str, value: object) -> None:
     assert getattr(_query(text), field) == value
+
+
+def test_pretraining_breadth_weighs_less_for_a_model_trained_on_the_users_labels() -> None:
+    base = {"application": "building segmentation", "modality": ["RGB"]}
+    labelled = query_weights(StructuredQuery(**base, data_regime="full-labels"))
+    as_is = query_weights(StructuredQuery(**base, data_regime="zero-shot"))
+    spread = query_weights(StructuredQuery(**base, data_regime="full-labels", region=["Africa"]))
+    assert labelled["generalizability"] < as_is["generalizability"]
+    assert labelled["generalizability"] < spread["generalizability"]

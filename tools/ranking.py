@@ -69,6 +69,10 @@ def query_weights(query: StructuredQuery, described: bool = False) -> dict[str, 
         w["efficiency"] -= 0.07
     if "generalization" in priorities:
         w["generalizability"] += 0.10
+    elif not query.region and query.data_regime in {"full-labels", "few-shot"}:
+        # A model trained on the user's own labels for one area: the breadth of its pretraining
+        # (regions, image count) weighs less than for one used as is or across regions.
+        w["generalizability"] -= 0.05
     if "recency" in priorities:
         w["recency"] += 0.15
     if "adoption" in priorities:
