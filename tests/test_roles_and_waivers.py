@@ -128,12 +128,23 @@ def test_what_was_tried_is_no_requirement(text: str, field: str, absent: str) ->
     assert absent != value and absent not in (value or [])
 
 
-def test_a_hazard_prone_place_is_not_the_task() -> None:
-    query = _query(
-        "Land-cover mapping job for a flood-prone delta: 0.5 m RGB orthophotos and Sentinel-1, one "
-        "model for a land-cover map. About 2,500 labelled tiles, 4 GPUs."
-    )
-    assert query.application != "flood mapping"
+@pytest.mark.parametrize(
+    ("text", "application"),
+    [
+        (
+            "Multi-sensor job for a flood-prone delta: 0.5 m RGB orthophotos and Sentinel-1, one model "
+            "for building footprints. About 2,500 labelled tiles, 4 GPUs.",
+            "building segmentation",
+        ),
+        (
+            "I'm trying to redo the nightlights-transfer approach to poverty mapping for other "
+            "countries, from Sentinel-2 and VIIRS. Colab only.",
+            "poverty mapping",
+        ),
+    ],
+)
+def test_an_application_joined_to_a_modifier_is_not_the_task(text: str, application: str) -> None:
+    assert _query(text).application == application
 
 
 def test_seal_surveys_are_wildlife_detection() -> None:

@@ -57,6 +57,9 @@ _TASK_WORDS = re.compile(
 )
 
 
+_MODIFIED = re.compile(r"-(?:prone|transfer|free|proof|resistant|tolerant|sensitive)\b")
+
+
 def _sibling_application(
     application: str, task_type: str, found: tuple[str, int, int], text: str
 ) -> str | None:
@@ -192,6 +195,9 @@ def _listed_applications(apps: list[TermSpan], text: str) -> list[str]:
 def name_application(text: str, lowered: str, apps: list[TermSpan], notes: list[str]) -> TaskReading:
     """The application the task names (``apps``: those found in ``lowered``), or one mended from a
     slip; ``notes`` says how it was read."""
+    # 'the nightlights-transfer approach to poverty mapping', 'a cloud-free composite': an
+    # application joined by a hyphen to such a word describes something else.
+    apps = [a for a in apps if not _MODIFIED.match(lowered, a[2])]
     language = None if apps else query_language(text)
     task_text, similar_text = lowered, text
     if len(text) == len(lowered):
