@@ -153,3 +153,12 @@ def test_seal_surveys_are_wildlife_detection() -> None:
         "have 5,000 hotspots labelled seal / not seal. One cloud V100."
     )
     assert query.application == "wildlife detection"
+
+
+def test_a_model_not_hard_wired_to_a_band_set_asks_for_any_band_set() -> None:
+    query = _query(
+        "Binary cloud/clear mask for 3 m 4-band imagery (B, G, R, NIR). I can label a few hundred "
+        "chips, one GPU. Any pretrained model that isn't hard-wired to Sentinel-2's 13 bands?"
+    )
+    assert query.any_bands
+    assert "Sentinel-2" not in query.sensor

@@ -2,7 +2,7 @@
 
 A mention's meaning depends on what it is said of: in "most models are RGB; ours is 6-band
 Landsat" RGB is background and Landsat the user's data. Triggers (``context.csv``) give a role, a
-direction (the words after them, or before them) and a scope (to the end of the clause or of the
+direction (the words after them, or before them; 'after' leaves the trigger's own words out) and a scope (to the end of the clause or of the
 sentence); a terminator ("but", "ours", "we have") ends a scope early; a pseudo-trigger ("not only")
 blocks a trigger that would match inside it. Quoted text ('flooded parking lot') is an example of
 the user's input, not a requirement. Adding a phrasing is a row of the table, not code.
@@ -39,7 +39,7 @@ Role = Literal[
     "processing",
     "output",
 ]
-Direction = Literal["forward", "backward"]
+Direction = Literal["forward", "backward", "after"]
 
 ROLE_WORDS: dict[str, str] = {
     "background": "said of other models or of the world, not your data",
@@ -320,7 +320,10 @@ def role_spans(text: str) -> list[RoleSpan]:
                 )
                 continue
             stop, cut_short = _forward(text, trigger, match.end(), table)
-            spans.append(RoleSpan(match.start(), stop, trigger.role, match.group(0).lower()))
+            # ('after': the words after the trigger, the trigger's own words kept: "isn't
+            # hard-wired to [Sentinel-2's bands]" keeps the wish and leaves out the sensor)
+            begin = match.end() if trigger.direction == "after" else match.start()
+            spans.append(RoleSpan(begin, stop, trigger.role, match.group(0).lower()))
             # 'I tried X, but it was fine-tuned on aerial RGB': a resume phrase right after the early
             # end (a terminator of the role, or a comma) goes on saying it of the same model.
             # ('I've seen X but that's for Maxar imagery': a resume phrase that is itself the end)
