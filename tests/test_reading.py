@@ -9,7 +9,7 @@ import pytest
 
 from agent.api import select_models
 from agent.reading import not_held, on_subject, read
-from agent.reading.context import Role, context_table
+from agent.reading.context import Direction, Role, context_table
 from agent.reading.tables import cues, first_cue
 from agent.selection import Status
 from rsfmd.loader import load_records
@@ -188,7 +188,7 @@ def test_the_table_is_data_with_known_roles() -> None:
     assert len(table.triggers) >= 40 and table.terminators and table.pseudo
     # Quoted text, tools named and class lists are found by their own readers, not by triggers.
     assert {t.role for t in table.triggers} <= set(get_args(Role)) - {"quoted", "tool", "classes"}
-    assert {t.direction for t in table.triggers} == {"forward", "backward"}
+    assert {t.direction for t in table.triggers} == set(get_args(Direction))
 
 
 def test_the_cue_tables_give_each_value_its_phrasings_in_order() -> None:
