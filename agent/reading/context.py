@@ -2,10 +2,11 @@
 
 A mention's meaning depends on what it is said of: in "most models are RGB; ours is 6-band
 Landsat" RGB is background and Landsat the user's data. Triggers (``context.csv``) give a role, a
-direction (the words after them, or before them; 'after' leaves the trigger's own words out) and a scope (to the end of the clause or of the
-sentence); a terminator ("but", "ours", "we have") ends a scope early; a pseudo-trigger ("not only")
-blocks a trigger that would match inside it. Quoted text ('flooded parking lot') is an example of
-the user's input, not a requirement. Adding a phrasing is a row of the table, not code.
+direction (the words after them, or before them; 'after' leaves the trigger's own words out) and a
+scope (to the end of the clause or of the sentence); a terminator ("but", "ours", "we have") ends
+a scope early; a pseudo-trigger ("not only") blocks a trigger that would match inside it. Quoted
+text ('flooded parking lot') is an example of the user's input, not a requirement. Adding a
+phrasing is a row of the table, not code.
 
 Three kinds of row shape a scope further. A terminator with a role ends only forward scopes of
 that role: "we tried Prithvi | for crop type mapping" keeps the task, "I tried SatMAE on | our
