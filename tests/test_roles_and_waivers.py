@@ -162,3 +162,28 @@ def test_a_model_not_hard_wired_to_a_band_set_asks_for_any_band_set() -> None:
     )
     assert query.any_bands
     assert "Sentinel-2" not in query.sensor
+
+
+@pytest.mark.parametrize(
+    ("text", "application"),
+    [
+        (
+            "I do solar nowcasting over the UK with SEVIRI data, 11 channels every 5 minutes. I want "
+            "per-pixel cloud masks that also catch thin cirrus. Single 24 GB GPU.",
+            "cloud detection",
+        ),
+        (
+            "Surface urban heat island study from Landsat 8/9 with the thermal band. I need a land cover "
+            "map to relate to land surface temperature; I have 400 training polygons.",
+            "land cover mapping",
+        ),
+        # The application a question asks about stays first.
+        (
+            "Pre/post WorldView-2 imagery over several towns. I need building footprints plus damage "
+            "grades. Which pretrained backbones are strongest on bi-temporal VHR building change?",
+            "urban change detection",
+        ),
+    ],
+)
+def test_the_application_the_user_says_they_want_is_the_task(text: str, application: str) -> None:
+    assert _query(text).application == application

@@ -126,6 +126,13 @@ def _in_question(text: str, at: int) -> bool:
     return end is not None and end.group(0) == "?"
 
 
+def _wanted(text: str, at: int) -> bool:
+    """Whether a want ('I want', 'what we need is', ``cues.csv`` field ``task_lead``) leads, in the
+    same sentence, up to the words at ``at``."""
+    before = re.split(r"[.;:!?]", text[max(0, at - 30) : at])[-1]
+    return bool(cue_pattern("task_lead", "want").search(before))
+
+
 def _called_first(apps: list[TermSpan], task_text: str) -> list[TermSpan]:
     """``apps`` with an application the task names as what it describes first."""
     table = get_vocabulary("applications")
@@ -167,6 +174,12 @@ def _called_first(apps: list[TermSpan], task_text: str) -> list[TermSpan]:
         ]
         if asked:
             apps = [asked[0], *(a for a in apps if a is not asked[0])]
+    if len(apps) > 1 and not _wanted(task_text, apps[0][1]) and not _in_question(task_text, apps[0][1]):
+        # 'I do solar nowcasting with SEVIRI ... I want per-pixel cloud masks': the application the
+        # user says they want is the task, not one named as their line of work.
+        wanted = [a for a in apps[1:] if a[0] != apps[0][0] and _wanted(task_text, a[1])]
+        if wanted:
+            apps = [wanted[0], *(a for a in apps if a is not wanted[0])]
     if len(apps) > 1 and _OWN_DATA.search(task_text[max(0, apps[0][1] - 40) : apps[0][1]]):
         # 'I tried SatMAE on our field parcels; what could work for crop type mapping?': an
         # application said of the user's data gives way to one said as the task.
