@@ -187,3 +187,12 @@ def test_a_model_not_hard_wired_to_a_band_set_asks_for_any_band_set() -> None:
 )
 def test_the_application_the_user_says_they_want_is_the_task(text: str, application: str) -> None:
     assert _query(text).application == application
+
+
+def test_gps_tagged_field_points_are_labels_not_a_location_input() -> None:
+    query = _query(
+        "Smallholder maize from Sentinel-1 GRD time series; I have roughly 600 GPS-tagged field points "
+        "from extension officers and only a laptop."
+    )
+    assert "Location" not in query.modality
+    assert query.data_regime == "few-shot"
