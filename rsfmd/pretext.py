@@ -16,7 +16,13 @@ from rsfmd.schema import ModelRecord
 # method -> (pattern in a task's text, pattern in a record's description)
 _METHODS: dict[str, tuple[re.Pattern[str], re.Pattern[str]]] = {
     "contrastive learning": (
-        re.compile(r"\bcontrastive(?:ly)?\b|\bsimclr\b|\bmoco(?:[\s-]?v\d)?\b", re.IGNORECASE),
+        # ('visual contrastive decoding' is a way of decoding, not of pretraining)
+        re.compile(
+            r"\bcontrastive(?:ly)?[\s-]+(?:pre-?train\w*|train\w*|learn\w*|self-supervis\w*|ssl|objectives?|"
+            r"loss(?:es)?|methods?|models?|encoders?|backbones?|approach\w*|frameworks?|alignment)\b|"
+            r"\bsimclr\b|\bmoco(?:[\s-]?v\d)?\b",
+            re.IGNORECASE,
+        ),
         re.compile(r"contrastive|simclr|\bmoco|info-?nce", re.IGNORECASE),
     ),
     "masked image modelling": (

@@ -196,3 +196,41 @@ def test_gps_tagged_field_points_are_labels_not_a_location_input() -> None:
     )
     assert "Location" not in query.modality
     assert query.data_regime == "few-shot"
+
+
+def test_change_captions_lacking_are_no_labels_and_contrastive_decoding_no_pretraining() -> None:
+    query = _query(
+        "I need plain-sentence descriptions of what changed between before/after pairs of sub-metre "
+        "RGB tiles. I've been feeding both dates to LLaVA-type models with training-free tricks like "
+        "visual contrastive decoding. I don't have any change captions of my own. Is there an open "
+        "model trained for remote sensing change captioning I can run as it is? One 24 GB GPU."
+    )
+    assert query.application == "change captioning"
+    assert "Text" not in query.exclusions.modalities
+    assert query.pretext == []
+
+
+def test_typed_class_names_for_masks_are_open_vocabulary_segmentation() -> None:
+    query = _query(
+        "After river floods we fly DJI drones over towns (RGB, 2-5 cm). No labels. What I want is to type "
+        "class names like 'flooded road', 'debris', 'car' and get segmentation masks back, zero-shot."
+    )
+    assert query.application == "open-vocabulary segmentation"
+
+
+def test_labels_derived_from_osm_make_no_vector_input() -> None:
+    query = _query(
+        "A map of every private swimming pool from 8 cm aerial mosaics. Mask R-CNN trained on "
+        "OSM-derived labels was our first idea, but it crawls. Which detector is fast enough?"
+    )
+    assert "Vector map" not in query.modality
+
+
+@pytest.mark.parametrize(
+    ("board", "limit"),
+    [("a Jetson AGX Orin", 350.0), ("a Jetson Nano", 50.0)],
+)
+def test_a_large_edge_board_runs_larger_models_than_a_small_one(board: str, limit: float) -> None:
+    query = _query(f"Bird detection in drone orthomosaics; inference runs on {board} at the field station.")
+    assert query.compute.device_class == "edge"
+    assert (query.compute.max_parameters_m or 50.0) == limit

@@ -204,6 +204,20 @@ def _devices() -> tuple[tuple[str, str], ...]:
     return tuple((device, p.replace("{gpu_models}", _GPU_MODELS)) for device, p in cues("device"))
 
 
+# An edge board with at least this much memory (``edge_boards.csv``) runs models a laptop CPU runs.
+LARGE_EDGE_MEMORY_GB = 16.0
+
+
+def _large_edge_board(lowered: str) -> str | None:
+    """The name of a large edge board the text names ('a Jetson AGX Orin'), if any."""
+    for row in table_rows("edge_boards.csv"):
+        if float(row["memory_gb"]) >= LARGE_EDGE_MEMORY_GB and re.search(
+            rf"\b(?:{row['pattern']})\b", lowered
+        ):
+            return row["board"]
+    return None
+
+
 @cache
 def _gpu_card_memory() -> dict[str, float]:
     """GPUs named by model, and the memory of their smallest configuration (GB), from the makers'
@@ -298,6 +312,11 @@ def read_compute(
         notes.append(
             f"{gigabytes:g} GB of GPU memory read as room for about {limit:,.0f}M parameters when {use}"
         )
+    if device == "edge" and limit is None and (board := _large_edge_board(lowered)):
+        # A Jetson AGX Orin is no small board: a ViT-L runs on it, as on a laptop CPU with nothing
+        # to train (the default edge budget is for Nano-class boards).
+        limit = CPU_INFERENCE_BUDGET_M
+        notes.append(f"a {board} read as room to run up to about {limit:g}M parameters")
     if device == "cpu" and limit is None and inference:
         # Nothing trained on the CPU: a model is only run, and a ViT-L runs, if slowly.
         limit = CPU_INFERENCE_BUDGET_M

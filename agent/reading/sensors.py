@@ -24,7 +24,11 @@ _EXCLUDE = re.compile(
 )
 
 
-_LABELS = re.compile(r"\b(?:labels?|labell?ed|annotations?|ground truth)\b")
+# ('no change captions of my own': captions and question-answer pairs are the labels of text tasks)
+_LABELS = re.compile(
+    r"\b(?:labels?|labell?ed|annotations?|ground truth|captions?|"
+    r"question[\s-]answer pairs|q\s?&\s?a pairs|qa pairs)\b"
+)
 # Words that end what a negation rules out: 'except Europe with Sentinel-1' excludes Europe only.
 _EXCLUSION_END = re.compile(
     r"\b(?:with|using|via|from|for|in|on|at|to|but|that|which|because|since)\b|\s[-–—](?=\s)"
