@@ -234,3 +234,11 @@ def test_a_large_edge_board_runs_larger_models_than_a_small_one(board: str, limi
     query = _query(f"Bird detection in drone orthomosaics; inference runs on {board} at the field station.")
     assert query.compute.device_class == "edge"
     assert (query.compute.max_parameters_m or 50.0) == limit
+
+
+def test_embeddings_computed_from_time_series_ask_for_a_series_model() -> None:
+    query = _query(
+        "So we need to compute our own embeddings over custom 12-month windows from Sentinel-1 and "
+        "Sentinel-2 time series and feed them to a downstream network. We have an HPC allocation."
+    )
+    assert query.series_model
