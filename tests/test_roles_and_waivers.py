@@ -242,3 +242,16 @@ def test_embeddings_computed_from_time_series_ask_for_a_series_model() -> None:
         "Sentinel-2 time series and feed them to a downstream network. We have an HPC allocation."
     )
     assert query.series_model
+
+
+def test_a_description_answered_with_a_box_is_visual_grounding() -> None:
+    query = _query(
+        "An analyst tool where you type a description like 'the white storage tank closest to the pier' "
+        "and get the exact object back as a box and ideally a mask, on 0.3-1 m satellite images."
+    )
+    assert query.application == "visual grounding"
+
+
+def test_a_description_answered_with_images_stays_retrieval() -> None:
+    query = _query("We want to type a description and get matching tiles from our aerial archive.")
+    assert query.application == "image-text retrieval"

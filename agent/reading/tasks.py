@@ -35,6 +35,13 @@ _ASKS_MASKS = re.compile(
 )
 
 
+# The object a description names, located in the image: 'get the object back as a box'.
+_LOCATED = re.compile(
+    r"\b(?:get|gets|return|returns|give|gives|draw|draws)\s+(?:[\w-]+\s+){0,4}?(?:as\s+)?an?\s+(?:bounding\s+)?"
+    r"(?:box|mask)\b"
+)
+
+
 # A label for each pixel ('per-pixel classes', 'pixel-wise'), not for each patch ('64x64-pixel chips').
 _PER_PIXEL = re.compile(
     r"\b(?:each|every|per)[\s-]pixel\b|\bpixel[\s-]?(?:wise|level|by[\s-]pixel|classification)\b"
@@ -293,6 +300,10 @@ def read_task_type(
         task_type = "segmentation"
         # ('class names as text ... get masks out': open-vocabulary segmentation, not detection)
         application = _same_with_task(application, "segmentation") or application
+    if application == "image-text retrieval" and _LOCATED.search(task_text):
+        # 'type a description ... and get the exact object back as a box': the object located in the
+        # image, not images found in an archive.
+        application, task_type = "visual grounding", "visual grounding"
     if (
         application is None
         and task_type is None
