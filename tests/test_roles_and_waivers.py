@@ -255,3 +255,11 @@ def test_a_description_answered_with_a_box_is_visual_grounding() -> None:
 def test_a_description_answered_with_images_stays_retrieval() -> None:
     query = _query("We want to type a description and get matching tiles from our aerial archive.")
     assert query.application == "image-text retrieval"
+
+
+def test_the_product_a_service_has_to_deliver_is_the_task() -> None:
+    query = _query(
+        "I support an emergency-mapping service that has to deliver flood-extent maps from Sentinel-1 "
+        "GRD (VV/VH) within hours of a cyclone landfall. One V100."
+    )
+    assert query.application == "flood mapping"
