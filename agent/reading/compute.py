@@ -208,14 +208,19 @@ def _devices() -> tuple[tuple[str, str], ...]:
 LARGE_EDGE_MEMORY_GB = 16.0
 
 
+@cache
+def _large_edge_boards() -> tuple[tuple[str, re.Pattern[str]], ...]:
+    """The boards of ``edge_boards.csv`` with at least ``LARGE_EDGE_MEMORY_GB``, and their patterns."""
+    return tuple(
+        (row["board"], re.compile(rf"\b(?:{row['pattern']})\b"))
+        for row in table_rows("edge_boards.csv")
+        if float(row["memory_gb"]) >= LARGE_EDGE_MEMORY_GB
+    )
+
+
 def _large_edge_board(lowered: str) -> str | None:
     """The name of a large edge board the text names ('a Jetson AGX Orin'), if any."""
-    for row in table_rows("edge_boards.csv"):
-        if float(row["memory_gb"]) >= LARGE_EDGE_MEMORY_GB and re.search(
-            rf"\b(?:{row['pattern']})\b", lowered
-        ):
-            return row["board"]
-    return None
+    return next((board for board, pattern in _large_edge_boards() if pattern.search(lowered)), None)
 
 
 @cache

@@ -35,13 +35,6 @@ _ASKS_MASKS = re.compile(
 )
 
 
-# The object a description names, located in the image: 'get the object back as a box'.
-_LOCATED = re.compile(
-    r"\b(?:get|gets|return|returns|give|gives|draw|draws)\s+(?:[\w-]+\s+){0,4}?(?:as\s+)?an?\s+(?:bounding\s+)?"
-    r"(?:box|mask)\b"
-)
-
-
 # A label for each pixel ('per-pixel classes', 'pixel-wise'), not for each patch ('64x64-pixel chips').
 _PER_PIXEL = re.compile(
     r"\b(?:each|every|per)[\s-]pixel\b|\bpixel[\s-]?(?:wise|level|by[\s-]pixel|classification)\b"
@@ -62,9 +55,6 @@ _TASK_WORDS = re.compile(
     r"\b(?:mapp?(?:ing|s)?|segment\w*|classif\w*|detect\w*|estimat\w*|monitor\w*|extract\w*|"
     r"recogni\w*|count\w*|retriev\w*|caption\w*)\b"
 )
-
-
-_MODIFIED = re.compile(r"-(?:prone|transfer|free|proof|resistant|tolerant|sensitive)\b")
 
 
 def _sibling_application(
@@ -217,7 +207,8 @@ def name_application(text: str, lowered: str, apps: list[TermSpan], notes: list[
     slip; ``notes`` says how it was read."""
     # 'the nightlights-transfer approach to poverty mapping', 'a cloud-free composite': an
     # application joined by a hyphen to such a word describes something else.
-    apps = [a for a in apps if not _MODIFIED.match(lowered, a[2])]
+    modifier = cue_pattern("app_modifier", "description")
+    apps = [a for a in apps if not modifier.match(lowered, a[2])]
     language = None if apps else query_language(text)
     task_text, similar_text = lowered, text
     if len(text) == len(lowered):
@@ -300,7 +291,7 @@ def read_task_type(
         task_type = "segmentation"
         # ('class names as text ... get masks out': open-vocabulary segmentation, not detection)
         application = _same_with_task(application, "segmentation") or application
-    if application == "image-text retrieval" and _LOCATED.search(task_text):
+    if application == "image-text retrieval" and cue_pattern("located", "box_or_mask").search(task_text):
         # 'type a description ... and get the exact object back as a box': the object located in the
         # image, not images found in an archive.
         application, task_type = "visual grounding", "visual grounding"
