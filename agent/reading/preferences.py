@@ -228,11 +228,15 @@ def architectures(lowered: str) -> list[str]:
     return []
 
 
+def words_before(text: str, at: int, width: int = 40, ends: str = r"[.;:!?,]") -> str:
+    """The up to ``width`` characters of ``text`` before ``at``, from the last clause end (``ends``)."""
+    return re.split(ends, text[max(0, at - width) : at])[-1]
+
+
 def _waived(lowered: str, start: int) -> bool:
     """Whether the priority said at ``start`` is said not to matter ('I don't need state-of-the-art
     accuracy'): a waiver of ``cues.csv`` (field ``priority_waived``) shortly before it, in its clause."""
-    before = re.split(r"[.;:!?,]", lowered[max(0, start - 40) : start])[-1]
-    return bool(cue_pattern("priority_waived", "waived").search(before))
+    return bool(cue_pattern("priority_waived", "waived").search(words_before(lowered, start)))
 
 
 def read_priorities(lowered: str, device: str | None, transfer: bool, notes: list[str]) -> list[str]:
@@ -280,8 +284,7 @@ def wished(lowered: str, wish: str) -> bool:
     """Whether the task asks for ``wish`` (a field ``wish`` of ``cues.csv``), not only says it does
     not want it."""
     for match in cue_pattern("wish", wish).finditer(lowered):
-        before = re.split(r"[.;:!?,]", lowered[max(0, match.start() - 40) : match.start()])[-1]
-        if not _WISH_NEGATED.search(before):
+        if not _WISH_NEGATED.search(words_before(lowered, match.start())):
             return True
     return False
 

@@ -12,7 +12,7 @@ from functools import cache
 from agent.query import Exclusions
 from agent.reading.imagery import add_usual_imagery
 from agent.reading.licences import licence_spans
-from agent.reading.preferences import wished
+from agent.reading.preferences import wished, words_before
 from agent.reading.slips import find_terms_fuzzy
 from agent.reading.tables import cue_pattern
 from agent.reading.terms import TermSpan, blank_spans, find_terms, is_closest_for, with_other_task_noun
@@ -126,8 +126,7 @@ def _in_question(text: str, at: int) -> bool:
 def _wanted(text: str, at: int) -> bool:
     """Whether a want ('I want', 'what we need is', ``cues.csv`` field ``task_lead``) leads, in the
     same sentence, up to the words at ``at``."""
-    before = re.split(r"[.;:!?]", text[max(0, at - 30) : at])[-1]
-    return bool(cue_pattern("task_lead", "want").search(before))
+    return bool(cue_pattern("task_lead", "want").search(words_before(text, at, 30, ends=r"[.;:!?]")))
 
 
 def _called_first(apps: list[TermSpan], task_text: str) -> list[TermSpan]:
