@@ -893,6 +893,49 @@ def test_a_result_on_a_variant_of_the_named_dataset_counts_as_a_result_on_it() -
     assert [i.relevance for i in index.relevant(variant, query)] == ["task"]
 
 
+def test_semantic_results_on_the_application_fit_an_instance_task_less() -> None:
+    from tools.criteria import application_fit
+
+    instances = StructuredQuery(application="building segmentation", task_type="instance segmentation")
+    masks = bench("WHU Building", "IoU", 90.0, app="building segmentation")
+    semantic = record("semantic", task_types=["segmentation"], benchmarks=[masks])
+    both = record("both", task_types=["segmentation", "instance segmentation"], benchmarks=[masks])
+    fit = application_fit(Candidate(semantic), instances)
+    assert (fit.score, fit.evidence) == (
+        0.8,
+        ["evaluated on building segmentation as segmentation, not instance segmentation"],
+    )
+    assert application_fit(Candidate(both), instances).score == 1.0
+    as_usual = instances.model_copy(update={"task_type": "segmentation"})
+    assert application_fit(Candidate(semantic), as_usual).score == 1.0
+
+
+def test_a_task_specific_model_built_for_the_application_fits_it_without_results() -> None:
+    from rsfmd.schema import Category
+    from tools.criteria import application_fit
+
+    query = StructuredQuery(application="building segmentation", task_type="segmentation")
+    text = "Adapts SAM to polygonal building extraction from aerial imagery."
+    built = make_record(
+        "built",
+        short_description=text,
+        category=Category.task_specific,
+        task_types=["instance segmentation"],
+        sources=[{"url": "https://example.org/built"}],
+    )
+    general = make_record(
+        "general",
+        short_description=text,
+        task_types=["instance segmentation"],
+        sources=[{"url": "https://example.org/general"}],
+    )
+    fit = application_fit(Candidate(built), query)
+    said = "described as a model for building segmentation, no result recorded"
+    assert (fit.score, fit.evidence) == (0.9, [said])
+    # A general model that names the application only in passing waits for a result on it.
+    assert application_fit(Candidate(general), query).score < 0.9
+
+
 def test_a_pixel_time_series_classifier_makes_a_map_from_a_series() -> None:
     from tools.criteria import application_fit
 

@@ -22,6 +22,7 @@ from rsfmd.datasets import (
     pretrained_on,
 )
 from rsfmd.schema import Alignment, Category, ModelRecord
+from rsfmd.vocab import application_task_type
 from tools.candidate import Candidate, Criterion
 from tools.evidence import RELATED_TASKS, same_imagery
 from tools.filtering import (
@@ -88,6 +89,16 @@ def _input_mismatch(r: ModelRecord, query: StructuredQuery, shown_on_application
     return None
 
 
+def _results_of_another_task(r: ModelRecord, query: StructuredQuery) -> str | None:
+    """The task type of all the record's results on the application, when the user says a task apart
+    from the application's usual one (instance masks of buildings) that the model does not handle."""
+    asked = query.task_type
+    if asked in {None, application_task_type(query.application or "")} or asked in r.all_task_types:
+        return None
+    kinds = {b.task_type for b in r.benchmarks if bench_application(b) == query.application}
+    return next(iter(kinds)) if len(kinds) == 1 and asked not in kinds else None
+
+
 def application_fit(c: Candidate, query: StructuredQuery, unevidenced: bool = False) -> Criterion:
     """Does the model do the user's kind of task? ``unevidenced``: no candidate reports a result on
     the application, so a model whose description names it is the nearest thing to evidence."""
@@ -110,6 +121,10 @@ def application_fit(c: Candidate, query: StructuredQuery, unevidenced: bool = Fa
         )
         # The user named the benchmark: a result elsewhere on the application is not a result there.
         return Criterion(0.8, evidence=[text])
+    if shown_on_application and (other := _results_of_another_task(r, query)):
+        # 'one polygon per building': results on building segmentation as semantic masks only.
+        said = f"evaluated on {query.application} as {other}, not {query.task_type}"
+        return Criterion(0.8, evidence=[said])
     if shown_on_application:
         imagery = requested_imagery(query)
         on_users_imagery = not imagery or any(
@@ -121,8 +136,10 @@ def application_fit(c: Candidate, query: StructuredQuery, unevidenced: bool = Fa
         if on_users_imagery:
             return Criterion(1.0, evidence=[f"evaluated on {query.application}"])
         return Criterion(0.9, evidence=[f"evaluated on {query.application}, but on other imagery"])
-    if unevidenced and query.application and described_for(r, query.application):
-        # 'archaeological sites': DeepAndes reports no result yet, but was built for them.
+    built = r.category == Category.task_specific
+    if (unevidenced or built) and query.application and described_for(r, query.application):
+        # 'archaeological sites': DeepAndes reports no result yet, but was built for them; so was a
+        # task-specific model (polygonal building extraction) whose results RS-FMD does not hold.
         return Criterion(0.9, evidence=[f"described as a model for {query.application}, no result recorded"])
     if pairs := image_pairs_only(r, query):
         return Criterion(0.3, evidence=[f"{query.task_type} of image pairs only ({', '.join(pairs)})"])
