@@ -36,7 +36,13 @@ from agent.reading.resolution import read_resolution
 from agent.reading.sensors import keep_own_data, read_exclusions, read_sensors, ruled_out_spans
 from agent.reading.similarity import Encode, guess_application
 from agent.reading.slips import mend
-from agent.reading.tasks import TaskReading, name_application, read_chat, read_task_type
+from agent.reading.tasks import (
+    TaskReading,
+    name_application,
+    prompted_with_text,
+    read_chat,
+    read_task_type,
+)
 from agent.reading.terms import TermSpan, blank_spans, find_terms, overlaps
 from rsfmd.pretext import pretext_methods
 
@@ -115,6 +121,11 @@ def interpret(
     conversational = read_chat(lowered, task, notes)
     regime = read_regime(lowered, sensors, task.task_type, notes)
     task.task_type = regime.task_type
+    # No labels, the classes given as text prompts: the open-vocabulary form of the task.
+    prompted = prompted_with_text(task.application, task.task_type) if "Text" in modalities else None
+    if regime.data == "zero-shot" and prompted:
+        notes.append(f"no labels and text prompts: read as {prompted}")
+        task.application = prompted
     compute = read_compute(lowered, written, regime.data, (task.application, task.task_type), notes)
     priorities = read_priorities(lowered, compute.device_class, regime.transfer, notes)
     earliest, latest = read_release_years(lowered, notes)

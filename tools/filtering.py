@@ -26,6 +26,8 @@ COMPATIBLE_MODALITIES: dict[str, frozenset[str]] = {
 }
 # Tasks whose output only a model built for them can produce (a CLIP encoder writes no captions).
 OUTPUT_TASKS = frozenset({"captioning", "vqa", "visual grounding", "generation"})
+# Tasks whose input includes text: class names to pick from, a question, a phrase to locate.
+TEXT_TASKS = frozenset({"zero-shot classification", "captioning", "vqa", "visual grounding"})
 # Device-implied budgets are soft by this factor; a stated parameter limit is exact.
 DEVICE_BUDGET_TOLERANCE = 1.25
 
@@ -241,6 +243,8 @@ def reads_no_text_for(record: ModelRecord, query: StructuredQuery) -> bool:
         return False
     if "Text" in query.modality:
         return True  # text is among the user's inputs or prompts: a result on the task is no help
+    if query.task_type in TEXT_TASKS and not any(b.task_type == query.task_type for b in record.benchmarks):
+        return True  # class names or a question given as text, whatever the application
     return bool(
         query.application
         and application_domain(query.application) == "vision-language"

@@ -10,7 +10,7 @@ from functools import cache
 
 from agent.query import ComputeBudget
 from agent.reading.probes import Probed, required_literal
-from agent.reading.tables import cues, first_cue, table_rows
+from agent.reading.tables import cues, table_rows
 from rsfmd.backbones import get_backbone_table, spelling_pattern
 from rsfmd.vocab import application_domain
 
@@ -201,7 +201,20 @@ def _backbone_bound(lowered: str, written: str) -> tuple[float | None, float | N
 @cache
 def _devices() -> tuple[tuple[str, str], ...]:
     """(device class, pattern) from ``cues.csv``, GPU models written in."""
-    return tuple((device, p.replace("{gpu_models}", _GPU_MODELS)) for device, p in cues("device"))
+    return tuple((device, p.replace("{gpu_models}", _gpu_forms())) for device, p in cues("device"))
+
+
+# 'no multi-GPU node', 'without a cluster': a device said not to be had is not the user's.
+_DEVICE_NEGATED = re.compile(r"(?:\b(?:no|not|without|never|nor)\b|n't\b)[^.;,]{0,20}$")
+
+
+def _device(lowered: str) -> str | None:
+    """The device class of the first ``cues.csv`` row with a mention not negated."""
+    for device, pattern in _devices():
+        for m in re.finditer(pattern, lowered):
+            if not _DEVICE_NEGATED.search(lowered, max(0, m.start() - 40), m.start()):
+                return device
+    return None
 
 
 # An edge board with at least this much memory (``edge_boards.csv``) runs models a laptop CPU runs.
@@ -231,14 +244,20 @@ def _gpu_card_memory() -> dict[str, float]:
 
 
 @cache
-def _gpu_card() -> re.Pattern[str]:
-    """A GPU of ``gpu_memory.csv`` named by model ('an RTX 4090', 'one RTX A4000'), not several of them."""
-    # 'rtx4090' is also written 'RTX 4090' or 'rtx-4090'; 'a4000' also 'RTX A4000'.
-    forms = [
+def _gpu_forms() -> str:
+    """The GPUs of ``gpu_memory.csv`` as a pattern: 'rtx4090' is also written 'RTX 4090' or
+    'rtx-4090'."""
+    return "|".join(
         r"[\s-]?".join(re.findall(r"[a-z]+|\d+", card)) if card.startswith("rtx") else card
         for card in sorted(_gpu_card_memory(), key=len, reverse=True)
-    ]
-    return re.compile(rf"\b(?:rtx[\s-]?)?({'|'.join(forms)})\b(?!\s*(?:s\b|gpus))")
+    )
+
+
+@cache
+def _gpu_card() -> re.Pattern[str]:
+    """A GPU of ``gpu_memory.csv`` named by model ('an RTX 4090', 'one RTX A4000'), not several of them."""
+    # ('a4000' is also written 'RTX A4000')
+    return re.compile(rf"\b(?:rtx[\s-]?)?({_gpu_forms()})\b(?!\s*(?:s\b|gpus))")
 
 
 def device_spans(text: str) -> list[tuple[int, int]]:
@@ -265,7 +284,7 @@ def read_compute(
     application, task_type = task
     # A model only run, not trained: zero-shot use, or a task answered by a model as it is.
     inference = regime == "zero-shot" or task_type in _INFERENCE_TASKS
-    device = first_cue(_devices(), lowered)
+    device = _device(lowered)
     limit = _parameter_limit(lowered)
     floor = _parameter_floor(lowered)
     if floor is not None and limit is not None and floor >= limit:

@@ -17,7 +17,7 @@ from agent.reading.slips import find_terms_fuzzy
 from agent.reading.tables import cue_pattern
 from agent.reading.terms import TermSpan, blank_spans, find_terms, is_closest_for, with_other_task_noun
 from agent.wording import query_language, read_slips
-from rsfmd.vocab import get_vocabulary
+from rsfmd.vocab import application_domain, get_vocabulary
 
 # '(visual grounding)', 'i.e. visual grounding', 'known as change detection': the task's name.
 # 'our Sentinel-2 field parcels': words after a possessive describe the user's data, not the task.
@@ -93,6 +93,21 @@ def _same_with_task(application: str | None, task_type: str) -> str | None:
         return None
     other = application[: -len(noun)] + task_type
     return other if table.get(other) is not None and table.column(other, "task_type") == task_type else None
+
+
+def prompted_with_text(application: str | None, task_type: str | None) -> str | None:
+    """The vision-language application of ``task_type`` ('open-vocabulary segmentation'), for an
+    application done with no labels from text prompts ('segments icebergs out of the box, from a
+    text prompt')."""
+    table = get_vocabulary("applications")
+    if task_type is None or application is None or application_domain(application) == "vision-language":
+        return None
+    found = [
+        name
+        for name in table.names
+        if application_domain(name) == "vision-language" and table.column(name, "task_type") == task_type
+    ]
+    return found[0] if len(found) == 1 else None
 
 
 @dataclass

@@ -1,0 +1,117 @@
+"""What the user runs today and what others did (no wishes), hardware said not to be had, and the
+words a task is given in: a yes/no per patch, a burn map, deer to count, class names to pick from."""
+
+from __future__ import annotations
+
+import pytest
+
+from agent.api import select_models
+from agent.query import StructuredQuery
+from rsfmd.loader import load_records
+from tools.filtering import reads_no_text_for
+
+
+def _query(text: str) -> StructuredQuery:
+    return select_models(text, k=3, clarify=False).query
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Today we run Mask R-CNN with a ResNet backbone; I want the strongest very-high-res backbone for "
+        "instance segmentation of ice-wedge polygons.",
+        "Right now our pipeline is a U-Net with a ResNet-50 encoder; which pretrained backbone should "
+        "replace it for flood mapping?",
+        "At the moment I'm running a ResNet-34 U-Net for flood mapping and want something stronger.",
+    ],
+)
+def test_what_runs_today_is_no_wish_for_its_backbone(text: str) -> None:
+    query = _query(text)
+    assert not query.backbones and not query.architectures
+
+
+def test_a_backbone_asked_for_is_still_a_wish() -> None:
+    query = _query("I want a ResNet backbone for flood mapping on Sentinel-1.")
+    assert query.backbones == ["ResNet"]
+
+
+def test_the_data_the_user_has_today_stays_theirs() -> None:
+    query = _query("Right now we use Sentinel-2 composites for crop type mapping.")
+    assert query.sensor == ["Sentinel-2"]
+
+
+def test_what_people_do_on_other_imagery_is_no_input_of_the_user() -> None:
+    query = _query(
+        "We have an EnMAP scene over the Punjab with roughly 220 bands and no crop labels. Ideally I'd "
+        "type 'wheat', 'rice', 'sugarcane' and get a map, like people do with CLIP on RGB."
+    )
+    assert query.modality == ["Hyperspectral"]
+
+
+@pytest.mark.parametrize(
+    ("text", "device"),
+    [
+        ("Compute is one 24 GB A5000; I'm not going to pay for a multi-GPU node.", "single-gpu"),
+        ("One GPU; no multi-GPU cluster.", "single-gpu"),
+        ("No cloud GPUs, just our RTX 4090 workstation.", "single-gpu"),
+        ("We can't afford a GPU cluster, so a laptop it is.", "cpu"),
+        ("We don't have a GPU, only a laptop.", "cpu"),
+        ("Training runs on two A100s.", "multi-gpu"),
+    ],
+)
+def test_hardware_said_not_to_be_had_is_not_the_users(text: str, device: str) -> None:
+    assert _query(f"Flood mapping from Sentinel-1. {text}").compute.device_class == device
+
+
+def test_every_gpu_of_the_memory_table_names_a_single_gpu() -> None:
+    assert _query("Flood mapping from Sentinel-1 on one A5000.").compute.device_class == "single-gpu"
+
+
+def test_outlines_that_came_out_of_osm_are_no_vector_input() -> None:
+    query = _query(
+        "I have a few thousand building and land-use outlines that came out of SAM and OSM, but most have no "
+        "category. I want a CLIP-type model trained on aerial imagery to pick the closest word for "
+        "a NAIP chip under each polygon."
+    )
+    assert "Vector map" not in query.modality
+    assert query.task_type == "zero-shot classification"
+
+
+def test_a_yes_or_no_per_patch_is_classification() -> None:
+    query = _query(
+        "From Maxar post-event imagery I don't need damage grades, just a yes/no per image patch: does "
+        "this tile contain collapsed buildings or not?"
+    )
+    assert query.task_type == "classification"
+
+
+@pytest.mark.parametrize(
+    ("text", "application"),
+    [
+        (
+            "The burn map from the Prithvi demo is wrong; I can fine-tune on a few hundred burn-scar chips.",
+            "burn scar mapping",
+        ),
+        ("Drone survey: I want to detect and count white-tailed deer in the pastures.", "wildlife detection"),
+    ],
+)
+def test_the_task_in_the_words_people_use(text: str, application: str) -> None:
+    assert _query(text).application == application
+
+
+def test_class_names_to_pick_from_need_a_model_that_reads_text() -> None:
+    records = {r.model_id: r for r in load_records()}
+    query = StructuredQuery(application="land cover mapping", task_type="zero-shot classification")
+    assert reads_no_text_for(records["clay"], query)
+    assert not reads_no_text_for(records["remoteclip"], query)
+    assert not reads_no_text_for(records["clay"], query.model_copy(update={"task_type": "segmentation"}))
+
+
+def test_an_application_done_from_text_prompts_without_labels_is_its_open_vocabulary_form() -> None:
+    asked = (
+        "Greenland fjords: I need masks of icebergs and supraglacial lakes from Sentinel-2 and have zero "
+        "labels. Is there something that segments these out of the box, from a text prompt?"
+    )
+    assert _query(asked).application == "open-vocabulary segmentation"
+    without_text = asked.replace(", from a text prompt", "")
+    assert _query(without_text).application == "glacier mapping"
