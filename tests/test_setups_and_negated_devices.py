@@ -126,3 +126,41 @@ def test_an_application_done_from_text_prompts_without_labels_is_its_open_vocabu
 )
 def test_pairs_of_one_sensor_and_co_event_images_are_a_series(text: str) -> None:
     assert "Multi-temporal" in _query(text).modality
+
+
+def test_a_model_tried_out_of_the_box_that_fell_short_sets_no_regime() -> None:
+    query = _query(
+        "Ice-wedge polygons from sub-metre Maxar imagery: SAM out of the box leaked across the fuzzy "
+        "edges. Which model should I fine-tune on our few thousand hand-labelled polygons?"
+    )
+    assert query.data_regime != "zero-shot"
+    assert _query("Segment ice-wedge polygons out of the box, we have no labels.").data_regime == "zero-shot"
+
+
+def test_words_that_are_acronyms_or_brands_only_when_written_so() -> None:
+    query = _query("Thaw slumps from Maxar imagery: what we track is where the slump headwall sits.")
+    assert "Hyperspectral" not in query.modality and "Multi-temporal" not in query.modality
+    assert "Multi-temporal" in _query("Crop types from Sentinel-2 SITS.").modality
+
+
+@pytest.mark.parametrize(
+    ("text", "field", "value"),
+    [
+        ("Land cover from Sentinel-2 on an ordinary desktop GPU.", "device", "single-gpu"),
+        ("Land cover from Sentinel-2 on an ordinary desktop PC.", "device", "cpu"),
+        (
+            "Coffee mapping from Sentinel-2: what gives the most consistent coverage across regions?",
+            "priority",
+            "generalization",
+        ),
+        (
+            "GPS-denied UAV navigation: match each thermal frame against a satellite basemap.",
+            "application",
+            "geolocalization",
+        ),
+    ],
+)
+def test_phrasings_of_hardware_priority_and_task(text: str, field: str, value: str) -> None:
+    query = _query(text)
+    read = {"device": query.compute.device_class, "application": query.application}
+    assert value in query.priorities if field == "priority" else read[field] == value
