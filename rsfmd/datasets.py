@@ -14,7 +14,14 @@ from functools import cache
 from typing import TYPE_CHECKING
 
 from rsfmd.backbones import spelling_pattern
-from rsfmd.vocab import UnknownTermError, Vocabulary, _read_table, get_vocabulary, term_key
+from rsfmd.vocab import (
+    UnknownTermError,
+    Vocabulary,
+    _read_table,
+    application_task_type,
+    get_vocabulary,
+    term_key,
+)
 
 if TYPE_CHECKING:
     from rsfmd.schema import Benchmark, ModelRecord
@@ -179,6 +186,18 @@ def pretrained_on(record: ModelRecord, datasets: Sequence[str]) -> list[str]:
 def evaluated_on(record: ModelRecord, application: str | None) -> bool:
     """Whether the record reports a result on ``application`` (False when none is given)."""
     return application is not None and any(bench_application(b) == application for b in record.benchmarks)
+
+
+def results_only_as_another_task(
+    record: ModelRecord, application: str | None, task_type: str | None
+) -> str | None:
+    """The one task type of all the record's results on ``application``, when the user asks for a
+    task apart from the application's usual one (instance masks of buildings) that the model does
+    not handle; else None."""
+    if task_type in {None, application_task_type(application or "")} or task_type in record.all_task_types:
+        return None
+    kinds = {b.task_type for b in record.benchmarks if bench_application(b) == application}
+    return next(iter(kinds)) if len(kinds) == 1 and task_type not in kinds else None
 
 
 def described_for(record: ModelRecord, application: str) -> bool:

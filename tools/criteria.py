@@ -20,9 +20,9 @@ from rsfmd.datasets import (
     described_for,
     evaluated_on,
     pretrained_on,
+    results_only_as_another_task,
 )
 from rsfmd.schema import Alignment, Category, ModelRecord
-from rsfmd.vocab import application_task_type
 from tools.candidate import Candidate, Criterion
 from tools.evidence import RELATED_TASKS, same_imagery
 from tools.filtering import (
@@ -89,16 +89,6 @@ def _input_mismatch(r: ModelRecord, query: StructuredQuery, shown_on_application
     return None
 
 
-def _results_of_another_task(r: ModelRecord, query: StructuredQuery) -> str | None:
-    """The task type of all the record's results on the application, when the user says a task apart
-    from the application's usual one (instance masks of buildings) that the model does not handle."""
-    asked = query.task_type
-    if asked in {None, application_task_type(query.application or "")} or asked in r.all_task_types:
-        return None
-    kinds = {b.task_type for b in r.benchmarks if bench_application(b) == query.application}
-    return next(iter(kinds)) if len(kinds) == 1 and asked not in kinds else None
-
-
 def application_fit(c: Candidate, query: StructuredQuery, unevidenced: bool = False) -> Criterion:
     """Does the model do the user's kind of task? ``unevidenced``: no candidate reports a result on
     the application, so a model whose description names it is the nearest thing to evidence."""
@@ -121,7 +111,9 @@ def application_fit(c: Candidate, query: StructuredQuery, unevidenced: bool = Fa
         )
         # The user named the benchmark: a result elsewhere on the application is not a result there.
         return Criterion(0.8, evidence=[text])
-    if shown_on_application and (other := _results_of_another_task(r, query)):
+    if shown_on_application and (
+        other := results_only_as_another_task(r, query.application, query.task_type)
+    ):
         # 'one polygon per building': results on building segmentation as semantic masks only.
         said = f"evaluated on {query.application} as {other}, not {query.task_type}"
         return Criterion(0.8, evidence=[said])

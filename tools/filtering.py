@@ -27,7 +27,7 @@ COMPATIBLE_MODALITIES: dict[str, frozenset[str]] = {
 # Tasks whose output only a model built for them can produce (a CLIP encoder writes no captions).
 OUTPUT_TASKS = frozenset({"captioning", "vqa", "visual grounding", "generation"})
 # Tasks whose input includes text: class names to pick from, a question, a phrase to locate.
-TEXT_TASKS = frozenset({"zero-shot classification", "captioning", "vqa", "visual grounding"})
+TEXT_TASKS = frozenset({"zero-shot classification", "vqa", "visual grounding"})
 # Device-implied budgets are soft by this factor; a stated parameter limit is exact.
 DEVICE_BUDGET_TOLERANCE = 1.25
 
