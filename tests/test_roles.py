@@ -847,6 +847,9 @@ def test_ice_types_and_ice_charts_are_sea_ice_mapping() -> None:
     [
         "every field as its own instance and its crop type, from a full season of Sentinel-2 L2A; 4 GPUs",
         "a decade of Sentinel-2 monthly composites over the Amazon, land cover, laptop only",
+        # pairs of one sensor's images, and an image during the event beside one before it
+        "Is there a pretrained model that already handles SAR pairs and elevation jointly?",
+        "Each chip has pre- and co-event VV/VH intensity from Sentinel-1.",
     ],
 )
 def test_a_season_of_images_is_a_time_series(text: str) -> None:

@@ -117,17 +117,6 @@ def test_an_application_done_from_text_prompts_without_labels_is_its_open_vocabu
     assert _query(without_text).application == "glacier mapping"
 
 
-@pytest.mark.parametrize(
-    "text",
-    [
-        "Is there a pretrained model that already handles SAR pairs and elevation jointly?",
-        "Each chip has pre- and co-event VV/VH intensity from Sentinel-1.",
-    ],
-)
-def test_pairs_of_one_sensor_and_co_event_images_are_a_series(text: str) -> None:
-    assert "Multi-temporal" in _query(text).modality
-
-
 def test_a_model_tried_out_of_the_box_that_fell_short_sets_no_regime() -> None:
     query = _query(
         "Ice-wedge polygons from sub-metre Maxar imagery: SAM out of the box leaked across the fuzzy "
