@@ -18,6 +18,8 @@ def _query(text: str) -> StructuredQuery:
 @pytest.mark.parametrize(
     "text",
     [
+        "Today it's Mask R-CNN with a ResNet backbone; I want the strongest very-high-res backbone for "
+        "instance segmentation of ice-wedge polygons.",
         "Today we run Mask R-CNN with a ResNet backbone; I want the strongest very-high-res backbone for "
         "instance segmentation of ice-wedge polygons.",
         "Right now our pipeline is a U-Net with a ResNet-50 encoder; which pretrained backbone should "
@@ -35,9 +37,21 @@ def test_a_backbone_asked_for_is_still_a_wish() -> None:
     assert query.backbones == ["ResNet"]
 
 
-def test_the_data_the_user_has_today_stays_theirs() -> None:
+def test_the_data_and_task_of_what_runs_today_stay_the_users() -> None:
     query = _query("Right now we use Sentinel-2 composites for crop type mapping.")
     assert query.sensor == ["Sentinel-2"]
+    query = _query("Right now we use a U-Net with a ResNet-50 encoder on Sentinel-2 for flood mapping.")
+    assert (query.sensor, query.application, query.backbones) == (["Sentinel-2"], "flood mapping", [])
+
+
+def test_a_model_run_today_is_not_offered_again() -> None:
+    selection = select_models(
+        "Today we run Prithvi-EO-2.0 on our HLS tiles for burn scar mapping; can something do better?",
+        k=3,
+        clarify=False,
+    )
+    assert "prithvi-eo-2.0" not in [m.model_id for m in selection.models]
+    assert any("already tried" in note for note in selection.assumptions)
 
 
 def test_what_people_do_on_other_imagery_is_no_input_of_the_user() -> None:

@@ -24,6 +24,10 @@ _MENTION_VOCABULARIES = ("sensors", "modalities", "applications")
 _DATA_VOCABULARIES = ("sensors", "modalities")
 # Roles that set aside only the data said in them: what a model should produce names the task too.
 _DATA_ONLY: frozenset[Role] = frozenset({"output"})
+# Roles that set aside all but the task and data said in them: what the user runs today ('today we
+# run a U-Net on our Sentinel-2 tiles for flood mapping') is no wish for its model, but its data
+# and task are the user's.
+_KEEP_MENTIONS: frozenset[Role] = frozenset({"current"})
 
 
 @dataclass(frozen=True)
@@ -67,7 +71,14 @@ class Reading:
             for vocabulary in _DATA_VOCABULARIES
             for _, a, b in find_terms(self.text[s.start : s.end], vocabulary)
         ]
-        return tuple(s for s in self.spans if s.role not in _DATA_ONLY) + tuple(data)
+        around = tuple(
+            piece
+            for s in self.spans
+            if s.role in _KEEP_MENTIONS
+            for piece in _around(s, _mentions(self.text[s.start : s.end], s.start))
+        )
+        whole = tuple(s for s in self.spans if s.role not in _DATA_ONLY | _KEEP_MENTIONS)
+        return whole + tuple(data) + around
 
     def role_of(self, start: int, end: int) -> Role | None:
         """The role of the stretch [start, end) when a role span covers it, else None (required); of
@@ -79,7 +90,9 @@ class Reading:
     def models_in(self, role: Role, spans: list[tuple[int, int, tuple[str, ...]]]) -> list[str]:
         """The model ids of ``spans`` (names' positions in the text) said in ``role``: 'reference'
         for 'we tried X', 'background' for 'unlike X, which ...'."""
-        found = [ids for start, end, ids in spans if self.role_of(start, end) == role]
+        # (a model run today is one tried)
+        roles = {role, "current"} if role == "reference" else {role}
+        found = [ids for start, end, ids in spans if self.role_of(start, end) in roles]
         return list(dict.fromkeys(model_id for ids in found for model_id in ids))
 
     def notes(self) -> list[str]:
@@ -96,6 +109,25 @@ _ACTIVITY = re.compile(
     re.IGNORECASE,
 )
 _ARTICLE = re.compile(r"^(?:(?:and|or|but|so|also|then|a|an|the|any)\s+)+", re.IGNORECASE)
+
+
+def _mentions(stretch: str, offset: int) -> list[tuple[int, int]]:
+    """Where ``stretch`` (at ``offset`` in the text) names a sensor, a modality or an application."""
+    from agent.reading.terms import find_terms
+
+    return [(offset + a, offset + b) for v in _MENTION_VOCABULARIES for _, a, b in find_terms(stretch, v)]
+
+
+def _around(span: RoleSpan, mentions: list[tuple[int, int]]) -> list[RoleSpan]:
+    """The stretches of ``span`` outside ``mentions``, in its role."""
+    pieces, start = [], span.start
+    for a, b in sorted(mentions):
+        if a > start:
+            pieces.append(RoleSpan(start, a, span.role, span.cue))
+        start = max(start, b)
+    if start < span.end:
+        pieces.append(RoleSpan(start, span.end, span.role, span.cue))
+    return pieces
 
 
 def _blank(text: str, spans: Iterable[RoleSpan]) -> str:
@@ -159,7 +191,7 @@ def read(text: str) -> Reading:
             required = {name for name, start, end in found if reading.role_of(start, end) is None}
             for name, start, end in found:
                 role = reading.role_of(start, end)
-                if role in _DATA_ONLY and vocabulary not in _DATA_VOCABULARIES:
+                if (role in _DATA_ONLY and vocabulary not in _DATA_VOCABULARIES) or role in _KEEP_MENTIONS:
                     continue
                 if role is not None and name not in required and name not in aside.setdefault(role, []):
                     aside[role].append(name)

@@ -39,6 +39,7 @@ Role = Literal[
     "classes",
     "processing",
     "output",
+    "current",
 ]
 Direction = Literal["forward", "backward", "after"]
 
@@ -54,6 +55,7 @@ ROLE_WORDS: dict[str, str] = {
     "classes": "the classes to tell apart, not the task",
     "processing": "used in processing the data, not an input",
     "output": "what the model should produce, not an input",
+    "current": "what you run today, not a requirement",
 }
 
 # Sentence ends ('.', not a decimal point), and clause ends for clause-scoped triggers.
