@@ -122,8 +122,8 @@ def interpret(
     regime = read_regime(lowered, sensors, task.task_type, notes)
     task.task_type = regime.task_type
     # No labels, the classes given as text prompts: the open-vocabulary form of the task.
-    prompted = prompted_with_text(task.application, task.task_type) if "Text" in modalities else None
-    if regime.data == "zero-shot" and prompted:
+    text_prompted = regime.data == "zero-shot" and "Text" in modalities
+    if text_prompted and (prompted := prompted_with_text(task.application, task.task_type)):
         notes.append(f"no labels and text prompts: read as {prompted}")
         task.application = prompted
     compute = read_compute(lowered, written, regime.data, (task.application, task.task_type), notes)

@@ -35,14 +35,15 @@ def read_model_names(turn: Turn, resources: Resources, reading: Reading) -> None
         turn.say(f"Alternatives to {names} asked for: {names} left out")
     if mentions.excluded:
         turn.say(f"Left out as asked: {_leave_out(turn, resources, mentions.excluded)}")
-    said_of = [m for m in reading.models_in("background", mentions.spans) if m in turn.named_models]
+    said_of = [m for m in reading.models_in({"background"}, mentions.spans) if m in turn.named_models]
     if said_of:
         # 'unlike Prithvi, which only takes optical bands, ...': a model named as background is
         # not one the user asks about.
         turn.named_models = [m for m in turn.named_models if m not in said_of]
         names = ", ".join(resources.by_id[m].model_name for m in said_of)
         turn.say(f"Read as said of other models, not asked about: {names}")
-    tried = [m for m in reading.models_in("reference", mentions.spans) if m in turn.named_models]
+    # (a model the user runs today is one tried)
+    tried = [m for m in reading.models_in({"reference", "current"}, mentions.spans) if m in turn.named_models]
     if stuck := _stuck_setting_up(turn.text, mentions.spans, tried):
         # 'I tried RSPrompter but got an error': its trouble was running it, not its results.
         tried = [m for m in tried if m not in stuck]

@@ -9,7 +9,7 @@ set aside with their role, which the answer shows ("read as background: Landsat,
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 from functools import cache, cached_property
 from importlib import resources
@@ -61,24 +61,29 @@ class Reading:
     @cached_property
     def _blanked(self) -> tuple[RoleSpan, ...]:
         """The stretches kept out of the requirements: whole spans, but of a span that says what the
-        model should produce ('turn orthophotos into building vector layers') only its data."""
-        from agent.reading.terms import find_terms
-
-        data = [
-            RoleSpan(s.start + a, s.start + b, s.role, s.cue)
+        model should produce ('turn orthophotos into building vector layers') only its data, and of
+        one that says what the user runs today all but its task and data."""
+        data = tuple(
+            RoleSpan(a, b, s.role, s.cue)
             for s in self.spans
             if s.role in _DATA_ONLY
-            for vocabulary in _DATA_VOCABULARIES
-            for _, a, b in find_terms(self.text[s.start : s.end], vocabulary)
-        ]
+            for a, b in self._mentions(s, _DATA_VOCABULARIES)
+        )
         around = tuple(
             piece
             for s in self.spans
             if s.role in _KEEP_MENTIONS
-            for piece in _around(s, _mentions(self.text[s.start : s.end], s.start))
+            for piece in _around(s, self._mentions(s, _MENTION_VOCABULARIES))
         )
         whole = tuple(s for s in self.spans if s.role not in _DATA_ONLY | _KEEP_MENTIONS)
-        return whole + tuple(data) + around
+        return whole + data + around
+
+    def _mentions(self, span: RoleSpan, vocabularies: tuple[str, ...]) -> list[tuple[int, int]]:
+        """Where the stretch of ``span`` names a term of ``vocabularies`` (offsets in the text)."""
+        from agent.reading.terms import find_terms
+
+        stretch = self.text[span.start : span.end]
+        return [(span.start + a, span.start + b) for v in vocabularies for _, a, b in find_terms(stretch, v)]
 
     def role_of(self, start: int, end: int) -> Role | None:
         """The role of the stretch [start, end) when a role span covers it, else None (required); of
@@ -87,11 +92,9 @@ class Reading:
         covering = [s for s in self.spans if s.start <= start and end <= s.end]
         return min(covering, key=lambda s: s.end - s.start).role if covering else None
 
-    def models_in(self, role: Role, spans: list[tuple[int, int, tuple[str, ...]]]) -> list[str]:
-        """The model ids of ``spans`` (names' positions in the text) said in ``role``: 'reference'
-        for 'we tried X', 'background' for 'unlike X, which ...'."""
-        # (a model run today is one tried)
-        roles = {role, "current"} if role == "reference" else {role}
+    def models_in(self, roles: Collection[Role], spans: list[tuple[int, int, tuple[str, ...]]]) -> list[str]:
+        """The model ids of ``spans`` (names' positions in the text) said in one of ``roles``:
+        'reference' for 'we tried X', 'background' for 'unlike X, which ...'."""
         found = [ids for start, end, ids in spans if self.role_of(start, end) in roles]
         return list(dict.fromkeys(model_id for ids in found for model_id in ids))
 
@@ -109,13 +112,6 @@ _ACTIVITY = re.compile(
     re.IGNORECASE,
 )
 _ARTICLE = re.compile(r"^(?:(?:and|or|but|so|also|then|a|an|the|any)\s+)+", re.IGNORECASE)
-
-
-def _mentions(stretch: str, offset: int) -> list[tuple[int, int]]:
-    """Where ``stretch`` (at ``offset`` in the text) names a sensor, a modality or an application."""
-    from agent.reading.terms import find_terms
-
-    return [(offset + a, offset + b) for v in _MENTION_VOCABULARIES for _, a, b in find_terms(stretch, v)]
 
 
 def _around(span: RoleSpan, mentions: list[tuple[int, int]]) -> list[RoleSpan]:
