@@ -7,8 +7,8 @@ from agent.query import StructuredQuery
 from rsfmd.schema import Alignment, ModelRecord
 from rsfmd.vocab import sensor_family
 from tools.candidate import Candidate
-from tools.filtering import requested_imagery, requested_modalities, takes_any
-from tools.ranking import distinctive_modalities
+from tools.filtering import requested_imagery, requested_modalities
+from tools.ranking import distinctive_modalities, takes_rare
 
 
 def imagery_groups(imagery: set[str]) -> list[tuple[str, frozenset[str]]]:
@@ -51,10 +51,10 @@ def imagery_not_shown(ranked: list[Candidate], k: int, query: StructuredQuery) -
 def _distinctive_first(ranked: list[Candidate], k: int, query: StructuredQuery) -> list[str]:
     """Why a model taking the rare input asked for ranks above a higher-scored one without it."""
     rare = distinctive_modalities(query)
-    shown = [c for c in ranked[:k] if takes_any(c.record, rare)]
+    shown = [c for c in ranked[:k] if takes_rare(c.record, query, rare)]
     if not (rare and shown):
         return []
-    passed = [c for c in ranked if not takes_any(c.record, rare) and c.score > shown[-1].score]
+    passed = [c for c in ranked if not takes_rare(c.record, query, rare) and c.score > shown[-1].score]
     if not passed:
         return []
     first = passed[0]

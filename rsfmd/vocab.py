@@ -194,6 +194,19 @@ def sensor_family(sensor: str) -> set[str]:
     return out
 
 
+AIRBORNE_PLATFORMS = frozenset({"aerial", "drone"})
+
+
+def airborne(sensor: str) -> bool | None:
+    """Whether a sensor flies on an aircraft or a drone (True) or a satellite (False); None when
+    its platform is not known (or is neither, such as a reanalysis)."""
+    vocab = get_vocabulary("sensors")
+    platform = vocab.column(vocab.normalise(sensor), "platform")
+    if platform in AIRBORNE_PLATFORMS:
+        return True
+    return False if platform == "satellite" else None
+
+
 @cache
 def sensor_body(sensor: str) -> str:
     """The world a sensor images when it is not Earth ('Mars' for HiRISE), else ''. Cached: the

@@ -7,8 +7,8 @@ from dataclasses import dataclass, field
 
 from agent.query import StructuredQuery
 from rsfmd.schema import ModelRecord
-from tools.filtering import takes_any, violations
-from tools.ranking import RARE_INPUT_RELAXABLE, distinctive_modalities
+from tools.filtering import violations
+from tools.ranking import RARE_INPUT_RELAXABLE, distinctive_modalities, takes_rare
 
 # Relaxed in this order when nothing (or too little) survives; modality is never relaxed.
 RELAXATION_ORDER: tuple[str, ...] = (
@@ -79,21 +79,21 @@ def filter_candidates(
         rejected={mid: list(v.values()) for mid, v in broken.items() if v},
     )
     rare = distinctive_modalities(query)
-    if rare and sum(takes_any(r, rare) for r in survivors) < minimum:
+    if rare and sum(takes_rare(r, query, rare) for r in survivors) < minimum:
         # A size budget the user stated is theirs; one read from the device is an estimate.
         bendable = RARE_INPUT_RELAXABLE - (
             {"compute"} if query.compute.max_parameters_m is not None else set()
         )
         for record in records:
             if (
-                takes_any(record, rare)
+                takes_rare(record, query, rare)
                 and broken[record.model_id]
                 and set(broken[record.model_id]) <= bendable
             ):
                 outcome.survivors.append(record)
                 outcome.relaxed[record.model_id] = sorted(broken[record.model_id])
                 outcome.rejected.pop(record.model_id, None)
-    outcome.rare_short = bool(rare) and sum(takes_any(r, rare) for r in outcome.survivors) < minimum
+    outcome.rare_short = bool(rare) and sum(takes_rare(r, query, rare) for r in outcome.survivors) < minimum
     if len(outcome.strict) >= minimum:
         return outcome
     allowed: set[str] = set()

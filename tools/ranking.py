@@ -17,7 +17,7 @@ from agent.wording import with_article
 from rsfmd.datasets import evaluated_on
 from rsfmd.licenses import allows_commercial_use, within_licenses
 from rsfmd.schema import Category, ModelRecord
-from rsfmd.vocab import typical_modalities
+from rsfmd.vocab import airborne, typical_modalities
 from tools.candidate import Candidate, Criterion, Predict
 from tools.criteria import (
     application_fit,
@@ -155,6 +155,19 @@ def distinctive_modalities(query: StructuredQuery) -> frozenset[str]:
     return frozenset({m for m in wanted if counts.get(m, 0) * DISTINCTIVE_RARITY <= common} | pairs)
 
 
+def flown_apart(record: ModelRecord, query: StructuredQuery) -> bool:
+    """The user's imagery is all airborne and the record documented for satellites only, or the
+    reverse: the rare input it takes (satellite thermal at 100 m) is not the user's (drone frames)."""
+    theirs = {a for s in query.sensor if (a := airborne(s)) is not None}
+    ours = {a for s in record.supported_sensors if (a := airborne(s)) is not None}
+    return len(theirs) == 1 and bool(ours) and not theirs & ours
+
+
+def takes_rare(record: ModelRecord, query: StructuredQuery, rare: frozenset[str]) -> bool:
+    """Whether the record takes the rare input asked for, from the user's kind of platform."""
+    return takes_any(record, rare) and not flown_apart(record, query)
+
+
 def score_candidates(
     candidates: Sequence[Candidate],
     query: StructuredQuery,
@@ -210,8 +223,8 @@ def score_candidates(
     asked_imagery = requested_imagery(query)
     needs_weights = runs_model(query)
 
-    def order(x: Candidate) -> tuple[bool, bool, bool, bool, float, str]:
-        lacks = bool(distinctive) and not takes_any(x.record, distinctive)
+    def order(x: Candidate) -> tuple[bool, bool, bool, bool, bool, float, str]:
+        lacks = bool(distinctive) and not takes_rare(x.record, query, distinctive)
         # Documented for another sensor only: the imagery criterion and the penalty weigh that, so
         # such a model competes on its score with those meeting every constraint, when it takes the
         # user's kind of imagery itself (an RGB model for Landsat bands does not).
@@ -226,7 +239,10 @@ def score_candidates(
             and x.record.weights_released is None
             and x.record.category != Category.embedding_product
         )
-        return bool(other), unconfirmed, lacks, bool(relaxed), -x.score, x.record.model_name.lower()
+        # Documented for another sensor on another kind of platform (satellite thermal for drone
+        # frames): after those for another sensor on the user's kind of platform.
+        apart = "sensor" in x.relaxed and flown_apart(x.record, query)
+        return bool(other), unconfirmed, lacks, bool(relaxed), apart, -x.score, x.record.model_name.lower()
 
     ranked = sorted(candidates, key=order)
     for i, c in enumerate(ranked):

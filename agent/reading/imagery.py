@@ -9,9 +9,9 @@ import re
 from collections.abc import Sequence
 
 from agent.query import EITHER_MODALITIES, Exclusions
-from agent.reading.tables import model_noun_after
+from agent.reading.tables import model_noun_after, model_trained_before
 from agent.reading.terms import TermSpan, find_terms
-from rsfmd.vocab import get_vocabulary, sensor_modality, typical_modalities
+from rsfmd.vocab import airborne, get_vocabulary, sensor_modality, typical_modalities
 
 # Imagery named without its kind ('satellite images'), and the inputs that are not imagery.
 _GENERIC_IMAGERY = re.compile(
@@ -182,6 +182,8 @@ _CARRIED = re.compile(
     r"\b(?:on|onboard|aboard|mounted\s+on|flown\s+on|carried\s+by)\s+(?:an?\s+|the\s+|our\s+)?$"
 )
 _OTHER_KINDS = frozenset({"Hyperspectral", "Thermal", "LiDAR", "Multispectral", "SAR"})
+# Cameras an aircraft or drone carries instead of a colour one.
+_CAMERA_KINDS = frozenset({"Hyperspectral", "Thermal"})
 _IMAGERY_AFTER = re.compile(
     r"[\s-]*(?:imagery|images?|frames?|photos?|orthophotos?|data|footage|videos?|mosaics?)\b"
 )
@@ -298,6 +300,9 @@ def read_modalities(
         for s in sensors
         if sensor_modality(s) == "RGB" and _platform_carries_other(lowered, s, sensor_terms)
     }
+    if set(modalities) & _CAMERA_KINDS and "RGB" not in modalities and all(airborne(s) for s in sensors):
+        # 'thermal frames from a drone', no colour imagery named: the platform carries that camera.
+        carried |= {s for s in sensors if sensor_modality(s) == "RGB"}
     _implied_by_sensors(lowered, carried, sensors, vhr, modalities, either, exclusions, notes)
     if by_platform and carried & set(sensors):
         modalities.remove("RGB")  # true colour read from the platform alone, which carries another camera
@@ -345,7 +350,10 @@ def asked_model_kinds(lowered: str, data: list[TermSpan], sensor_terms: list[Ter
     ]
     named += [(kinds, *m.span()) for pattern, kinds in _KIND_WORDS for m in pattern.finditer(lowered)]
     follows = model_noun_after()
-    naming = {(s, e) for _, s, e in named if follows.match(lowered, e)}
+    trained = model_trained_before()
+    naming = {
+        (s, e) for _, s, e in named if follows.match(lowered, e) or trained.search(lowered, max(0, s - 80), s)
+    }
     # 'hyperspectral or hyperspectral+LiDAR models': a kind joined to one that names the model does too.
     while joined := {
         (s, e)

@@ -52,6 +52,17 @@ def model_noun_after() -> re.Pattern[str]:
     return re.compile(rf"(?:[\s-]+(?:{words['qualifier']}))*[\s-]+(?:{words['noun']})\b")
 
 
+@cache
+def model_trained_before() -> re.Pattern[str]:
+    """A model noun and what it saw, right before a kind of imagery: 'a model pretrained on
+    [thermal]', 'any model that has actually seen [thermal] infrared', 'a model that knows aerial
+    [thermal] imagery' (``cues.csv``, field ``model_noun``); search it up to the kind's start."""
+    words = dict(cues("model_noun"))
+    return re.compile(
+        rf"\b(?:{words['noun']})\s+(?:(?:that|which)\s+)?(?:{words['trained']})\s+(?:[a-z-]+\s+){{0,2}}$"
+    )
+
+
 def first_cue(patterns: tuple[tuple[str, str], ...], text: str) -> str | None:
     """The value of the first of ``patterns`` found in ``text``."""
     for value, pattern in patterns:
