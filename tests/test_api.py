@@ -2403,14 +2403,14 @@ def test_models_asked_about_by_name_are_compared_at_once() -> None:
 
 def test_a_named_model_breaking_only_the_sensor_is_shown_with_where_it_would_rank() -> None:
     selection = select_models(
-        "RGB aerial images, classification, SatMAE or Scale-MAE", k=3, clarify=False, settings=_settings()
+        "RGB aerial images, classification, SSL4EO-S12 or SeCo", k=3, clarify=False, settings=_settings()
     )
     shown = {m.model_id: m for m in selection.models}
-    assert {"satmae", "scale-mae"} <= set(shown)
-    assert all(m.model_id not in {"satmae", "scale-mae"} for m in selection.models[:3])
-    note = next(a for a in selection.assumptions if a.startswith("You named SatMAE: set aside because "))
+    assert {"ssl4eo-s12", "seco"} <= set(shown)
+    assert all(m.model_id not in {"ssl4eo-s12", "seco"} for m in selection.models[:3])
+    note = next(a for a in selection.assumptions if a.startswith("You named SSL4EO-S12: set aside because "))
     would = int(re.search(r"it would rank (\d+) of \d+ for this task", note).group(1))  # type: ignore[union-attr]
-    assert shown["satmae"].rank == would > 3 and shown["satmae"].relaxed_constraints == ["sensor"]
+    assert shown["ssl4eo-s12"].rank == would > 3 and shown["ssl4eo-s12"].relaxed_constraints == ["sensor"]
     # A model breaking more than the sensor stays set aside, with the reasons.
     sar = select_models(
         "SAR ship detection with Sentinel-1, is SatMAE any good?", k=3, clarify=False, settings=_settings()

@@ -10,6 +10,7 @@ from agent.api import select_models
 from agent.query import StructuredQuery
 from rsfmd.loader import load_records
 from rsfmd.vocab import airborne
+from tools.filtering import violations
 from tools.ranking import flown_apart
 
 
@@ -97,3 +98,10 @@ def test_satellite_thermal_does_not_lift_a_model_above_those_for_the_colour_fram
     )
     satellite_thermal = {"ssl4eo-l", "olmoearth", "thor"}
     assert not satellite_thermal & {m.model_id for m in selection.models}
+
+
+def test_a_model_for_very_high_resolution_satellite_rgb_passes_for_aerial_orthophotos() -> None:
+    records = {r.model_id: r for r in load_records()}
+    query = _query("Land cover segmentation of 20 cm aerial orthophotos, about 200 labelled tiles, one GPU.")
+    assert "Aerial" in query.sensor
+    assert "sensor" not in violations(records["satdino"], query)  # documented for WorldView

@@ -116,6 +116,12 @@ def test_a_model_the_output_feeds_is_not_the_task() -> None:
             "architectures",
             "CNN",
         ),
+        (
+            "One Hyperion scene, 150 bands, a few validated pixels per mineral. A 3D-2D CNN from scratch "
+            "overfits badly. Is there a pretrained hyperspectral model that copes with so few labels?",
+            "architectures",
+            "CNN",
+        ),
     ],
 )
 def test_what_was_tried_is_no_requirement(text: str, field: str, absent: str) -> None:
