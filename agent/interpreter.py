@@ -134,6 +134,11 @@ def interpret(
     resolution, resolution_m = read_resolution(unruled, task.application, task.task_type, notes)
     licences, permissive = read_licences(lowered, notes)
     regions = read_regions(named.plain, named.dataset_ranges, exclusions.regions, notes)
+    series_model = asks_series_model(lowered)
+    if regime.pretrain_further and multi_temporal and not series_model:
+        # Pretraining goes on over the user's archive of image series: the model must take series.
+        series_model = True
+        notes.append("Pretraining further on your image series: only models that take image series are kept")
     query = StructuredQuery(
         application=task.application,
         modality=modalities,
@@ -170,7 +175,7 @@ def interpret(
         architectures=architectures(lowered),
         any_bands=asks_any_bands(lowered),
         all_inputs=asks_all_inputs(lowered),
-        series_model=asks_series_model(lowered),
+        series_model=series_model,
         model_kinds=model_kinds,
         specialist=asks_specialist(lowered),
         min_release_year=earliest,

@@ -287,11 +287,13 @@ def embeddings_violation(record: ModelRecord, query: StructuredQuery) -> str | N
 
 def encoder_violation(record: ModelRecord, query: StructuredQuery) -> str | None:
     """The user runs an encoder on their own new imagery (on a device, or a backbone of a given
-    kind) and the record is precomputed embeddings."""
+    kind) or pretrains one further, and the record is precomputed embeddings."""
     if record.category != Category.embedding_product or query.precomputed_embeddings:
         return None
     if query.compute.device_class == "edge":
         return "precomputed embeddings: no encoder to run on the device"
+    if query.pretrain_further:
+        return "precomputed embeddings: no encoder to pretrain further"
     if query.architectures or query.backbones:
         return "precomputed embeddings, not a backbone to run"
     return None

@@ -1,0 +1,60 @@
+"""Pretraining further on an archive of image series asks for a model of series that can be run;
+class names the user would type are text the model must read."""
+
+from __future__ import annotations
+
+import pytest
+
+from agent.api import select_models
+from rsfmd.loader import load_records
+from tools.filtering import violations
+
+ARCHIVE = (
+    "We have several terabytes of unlabelled Sentinel-1 and Sentinel-2 time series over East Africa "
+    "(monthly composites, 2019-2024) on our cluster. I want to continue self-supervised pretraining on "
+    "our own archive before fine-tuning on a few thousand field polygons. Several GPUs are available."
+)
+
+
+def test_pretraining_further_on_image_series_keeps_models_of_series() -> None:
+    selection = select_models(ARCHIVE, k=3, clarify=False)
+    assert selection.query.pretrain_further and selection.query.series_model
+    assert any("Pretraining further on your image series" in note for note in selection.assumptions)
+    records = {r.model_id: r for r in load_records()}
+    for model in selection.models[:3]:
+        assert "series" not in violations(records[model.model_id], selection.query)
+
+
+def test_pretraining_further_on_single_images_asks_for_no_series() -> None:
+    query = select_models(
+        "We have 200k unlabelled 0.5 m aerial RGB tiles and want to continue self-supervised pretraining "
+        "on them before fine-tuning a building segmenter. Several GPUs.",
+        k=3,
+        clarify=False,
+    ).query
+    assert query.pretrain_further and not query.series_model
+
+
+def test_precomputed_embeddings_cannot_be_pretrained_further() -> None:
+    records = {r.model_id: r for r in load_records()}
+    query = select_models(ARCHIVE, k=3, clarify=False).query
+    assert "encoder" in violations(records["alphaearth-foundations"], query)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'Is there a model where I type "solar panel" and get boxes over our 7.5 cm orthophotos, without '
+        "training anything first? One RTX 3060.",
+        "No labels at all: ideally we could type the class names (quarry, solar farm, golf course) and get "
+        "a map from our aerial RGB tiles.",
+    ],
+)
+def test_class_names_typed_in_are_text_the_model_reads(text: str) -> None:
+    query = select_models(text, k=3, clarify=False).query
+    assert "Text" in query.modality
+
+
+def test_a_task_type_is_no_typed_text() -> None:
+    text = "Crop type mapping from Sentinel-2 time series, 300 labelled fields."
+    assert "Text" not in select_models(text, k=3, clarify=False).query.modality
