@@ -1,5 +1,6 @@
 """Pretraining further on an archive of image series asks for a model of series that can be run;
-class names the user would type are text the model must read."""
+precomputed embeddings with no released encoder serve no one who runs a model; class names the
+user would type are text the model must read."""
 
 from __future__ import annotations
 
@@ -58,3 +59,21 @@ def test_class_names_typed_in_are_text_the_model_reads(text: str) -> None:
 def test_a_task_type_is_no_typed_text() -> None:
     text = "Crop type mapping from Sentinel-2 time series, 300 labelled fields."
     assert "Text" not in select_models(text, k=3, clarify=False).query.modality
+
+
+def test_embeddings_with_no_released_encoder_do_not_serve_a_model_to_run() -> None:
+    records = {r.model_id: r for r in load_records()}
+    own = select_models(
+        "Weekly soil-moisture features from our own Sentinel-1 and Sentinel-2 time series over Spain; "
+        "about 200 labelled probes, and everything runs on a laptop CPU.",
+        k=3,
+        clarify=False,
+    ).query
+    assert "encoder" in violations(records["alphaearth-foundations"], own)
+    assert "encoder" not in violations(records["copernicus-embed"], own)  # its encoder is released
+    asked = select_models(
+        "Which precomputed embeddings could I use for crop type mapping with 300 labelled fields?",
+        k=3,
+        clarify=False,
+    ).query
+    assert "encoder" not in violations(records["alphaearth-foundations"], asked)

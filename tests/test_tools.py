@@ -481,7 +481,11 @@ def test_other_imagery_needs_every_dataset_known_and_different() -> None:
 
 def test_precomputed_embeddings_need_an_embedding_product_whatever_its_encoder_size() -> None:
     product = record(
-        "product", category="embedding-product", modalities=["Multispectral"], num_parameters=480
+        "product",
+        category="embedding-product",
+        modalities=["Multispectral"],
+        num_parameters=480,
+        weights_available=True,
     )
     model = record("model", modalities=["Multispectral"], num_parameters=22)
     wanted = StructuredQuery(precomputed_embeddings=True, compute=ComputeBudget(device_class="cpu"))
@@ -492,6 +496,9 @@ def test_precomputed_embeddings_need_an_embedding_product_whatever_its_encoder_s
     assert violations(product, cpu) == {}
     (ranked,) = score_candidates([Candidate(product)], cpu, EvidenceIndex([product]))
     assert ranked.criteria["efficiency"].score == 1.0
+    # Embeddings whose encoder is not known to be released leave nothing to run on the CPU.
+    closed = product.model_copy(update={"weights_available": None})
+    assert set(violations(closed, cpu)) == {"encoder"}
 
 
 def test_a_result_on_the_application_shows_the_model_produces_its_output() -> None:

@@ -296,6 +296,8 @@ def encoder_violation(record: ModelRecord, query: StructuredQuery) -> str | None
         return "precomputed embeddings: no encoder to pretrain further"
     if query.architectures or query.backbones:
         return "precomputed embeddings, not a backbone to run"
+    if runs_model(query) and record.weights_released is not True:
+        return "precomputed embeddings, encoder not known to be released: nothing to run on your imagery"
     return None
 
 
