@@ -88,6 +88,27 @@ def _read_task(
     return task, named
 
 
+# Imagery named by its resolution alone ('0.5 m satellite imagery'): what optical sensors of that
+# resolution deliver. Sub-metre products come as true colour as often as with all bands.
+_VHR_M = 2.0
+_OPTICAL_M = 60.0
+
+
+def _imagery_of_resolution(resolution_m: float, notes: list[str]) -> tuple[list[str], bool]:
+    """The kinds of imagery read from a stated resolution when no kind or sensor is named, and
+    whether either serves."""
+    if resolution_m <= _VHR_M:
+        notes.append(
+            f"{resolution_m:g} m imagery with no kind named read as very-high-resolution optical: "
+            "RGB or multispectral"
+        )
+        return ["RGB", "Multispectral"], True
+    if resolution_m <= _OPTICAL_M:
+        notes.append(f"{resolution_m:g} m imagery with no kind named read as multispectral")
+        return ["Multispectral"], False
+    return [], False
+
+
 def interpret(
     text: str, encode: Encode | None = None, *, similarity_threshold: float = 0.45
 ) -> Interpretation:
@@ -132,6 +153,8 @@ def interpret(
     # 'no VHR involved': a resolution ruled out is none asked for.
     unruled = blank_spans(lowered, ruled)
     resolution, resolution_m = read_resolution(unruled, task.application, task.task_type, notes)
+    if not modalities and not sensors and resolution_m is not None:
+        modalities, either = _imagery_of_resolution(resolution_m, notes)
     licences, permissive = read_licences(lowered, notes)
     regions = read_regions(named.plain, named.dataset_ranges, exclusions.regions, notes)
     series_model = asks_series_model(lowered)

@@ -105,3 +105,31 @@ def test_a_model_for_very_high_resolution_satellite_rgb_passes_for_aerial_orthop
     query = _query("Land cover segmentation of 20 cm aerial orthophotos, about 200 labelled tiles, one GPU.")
     assert "Aerial" in query.sensor
     assert "sensor" not in violations(records["satdino"], query)  # documented for WorldView
+
+
+@pytest.mark.parametrize(
+    ("text", "modalities", "either"),
+    [
+        (
+            "We digitise small rivers and canals from 0.5 m satellite imagery in the Mekong delta and need a "
+            "connected network.",
+            ["RGB", "Multispectral"],
+            True,
+        ),
+        (
+            "Given a handful of known pits, flag every other gold-mining site in 10 m imagery.",
+            ["Multispectral"],
+            False,
+        ),
+    ],
+)
+def test_imagery_named_by_its_resolution_alone_is_optical(
+    text: str, modalities: list[str], either: bool
+) -> None:
+    selection = select_models(text, k=3, clarify=False)
+    assert (selection.query.modality, selection.query.either_modality) == (modalities, either)
+    assert any("with no kind named" in note for note in selection.assumptions)
+
+
+def test_a_named_kind_is_kept_whatever_the_resolution() -> None:
+    assert _query("Ship detection in 0.5 m SAR imagery, one GPU.").modality == ["SAR"]
