@@ -251,3 +251,14 @@ def test_embeddings_computed_from_time_series_ask_for_a_series_model() -> None:
 )
 def test_the_application_read_is_the_task(text: str, application: str) -> None:
     assert _query(text).application == application
+
+
+def test_imagery_said_not_to_exist_is_not_the_users() -> None:
+    selection = select_models(
+        "After the earthquake we have post-event SAR and optical patches over several cities and want a "
+        "damaged / not-damaged call per building. Pre-event imagery doesn't exist for most sites. 4 A100s.",
+        k=3,
+        clarify=False,
+    )
+    assert "Multi-temporal" not in selection.query.modality
+    assert selection.query.application == "building damage assessment"
