@@ -6,9 +6,9 @@ from __future__ import annotations
 from agent.imagery_groups import imagery_groups, takes_all
 from agent.query import StructuredQuery
 from rsfmd.schema import Category, ModelRecord
-from tools.criteria import image_pairs_only, size_confidence
+from tools.criteria import image_pairs_only
 from tools.filtering import requested_modalities
-from tools.fit import LOW_CONFIDENCE
+from tools.fit import LOW_CONFIDENCE, size_confidence
 
 
 def size_note(

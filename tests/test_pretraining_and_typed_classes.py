@@ -77,3 +77,12 @@ def test_embeddings_with_no_released_encoder_do_not_serve_a_model_to_run() -> No
         clarify=False,
     ).query
     assert "encoder" not in violations(records["alphaearth-foundations"], asked)
+
+
+def test_questions_asked_of_a_vision_language_model_are_visual_question_answering() -> None:
+    text = (
+        "Our analysts ask a VLM questions about 0.3 to 1 m satellite scenes, such as 'is there an aircraft "
+        "on the apron?'. One 48 GB A6000; the weights must be downloadable."
+    )
+    query = select_models(text, k=3, clarify=False).query
+    assert (query.application, query.task_type) == ("visual question answering", "vqa")

@@ -262,3 +262,52 @@ def test_imagery_said_not_to_exist_is_not_the_users() -> None:
     )
     assert "Multi-temporal" not in selection.query.modality
     assert selection.query.application == "building damage assessment"
+
+
+@pytest.mark.parametrize(
+    ("text", "limit"),
+    [
+        (
+            "Training and country-wide inference run on a CPU-only server, so the encoder has to be tiny, "
+            "10M parameters is the hard ceiling.",
+            10.0,
+        ),
+        (
+            "On-board segmentation on a Jetson AGX Xavier, so roughly 40M parameters is the most I can "
+            "afford.",
+            40.0,
+        ),
+    ],
+)
+def test_a_limit_said_in_the_sentence_of_a_parameter_count(text: str, limit: float) -> None:
+    assert _query(text).compute.max_parameters_m == limit
+
+
+def test_a_parameter_count_without_a_limit_is_no_limit() -> None:
+    query = _query("Prithvi-EO-2.0 has 300M parameters and we fine-tune it on one A100 for burn scars.")
+    assert query.compute.max_parameters_m != 300.0
+
+
+def test_a_priority_said_not_to_matter_after_it() -> None:
+    query = _query(
+        "Building change detection at 0.5 m; accuracy is the only thing that matters, speed and size are "
+        "not concerns. One RTX 4090."
+    )
+    assert query.priorities == ["accuracy"]
+
+
+def test_a_backbone_that_only_reached_a_score_is_no_requirement() -> None:
+    query = _query(
+        "Reproducing ChangeViT on LEVIR-CD with a DeiT-tiny backbone I only reach about 76% IoU. Which "
+        "change-detection model gives the highest F1 on building change? One RTX 4090."
+    )
+    assert not query.backbones
+
+
+def test_text_to_image_search_is_retrieval_not_generation() -> None:
+    query = _query(
+        "I'm building text-to-image search over 200,000 aerial chips: users type 'baseball field next to a "
+        "river' and get the top 20 chips, on a CPU-only VM."
+    )
+    assert (query.application, query.task_type) == ("image-text retrieval", "retrieval")
+    assert "Text" in query.modality

@@ -10,10 +10,11 @@ from rsfmd.schema import Alignment, Benchmark, ModelRecord
 from tests.records import make_record
 from tools.candidate import Candidate, Prediction
 from tools.closest import filter_candidates
-from tools.criteria import efficiency_fit, modality_fit, modality_rarity
+from tools.criteria import modality_fit, modality_rarity
 from tools.evidence import EvidenceIndex, other_imagery
 from tools.explanation import explain
 from tools.filtering import violations
+from tools.fit import efficiency_fit
 from tools.ranking import DESCRIPTION_WEIGHT, query_weights, score_candidates
 from tools.region_fit import generalizability_fit
 from tools.result_credit import LEVEL_CREDIT, regime_fit
@@ -657,6 +658,18 @@ def test_asked_for_efficiency_under_a_loose_budget_smaller_still_counts() -> Non
     assert efficiency_fit(tiny, loose).score == efficiency_fit(mid, loose).score == 1.0
     efficient = StructuredQuery(task_type="segmentation", compute=gpu, priorities=["efficiency"])
     assert efficiency_fit(tiny, efficient).score > efficiency_fit(mid, efficient).score
+
+
+def test_on_a_cpu_what_a_cpu_trains_sets_the_scale() -> None:
+    small = Candidate(record("small", num_parameters=5))
+    base = Candidate(record("base", num_parameters=86))
+    cpu = StructuredQuery(task_type="segmentation", compute=ComputeBudget(device_class="cpu"))
+    assert efficiency_fit(small, cpu).score == 1.0
+    assert efficiency_fit(base, cpu).score < 0.5  # a ViT-B takes days to train on a CPU
+    assert "a CPU trains up to about 30M" in efficiency_fit(base, cpu).evidence[0]
+    # A limit the user states is theirs, and a model only run is held to what a CPU runs.
+    stated = StructuredQuery(compute=ComputeBudget(device_class="cpu", max_parameters_m=350.0))
+    assert efficiency_fit(base, stated).score > 0.8
 
 
 def test_on_several_gpus_size_costs_little_below_a_billion_parameters() -> None:

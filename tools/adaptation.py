@@ -48,6 +48,11 @@ class AdaptationRules:
     rules: tuple[Mapping[str, str], ...]
 
 
+def trainable_m(device: str) -> float:
+    """The largest model (millions of parameters) whose every weight ``device`` can train."""
+    return float(load_rules().devices[device]["fine_tune_max_m"])
+
+
 @cache
 def load_rules(path: Path = RULES_PATH) -> AdaptationRules:
     """Read the adaptation tables (once per path)."""

@@ -1,4 +1,5 @@
-"""Ranking criteria on what a model is: task fit, data fit, size, adoption and recency.
+"""Ranking criteria on what a model is: task fit, data fit, adoption and recency (its size against the
+user's budget is judged in ``tools/fit.py``).
 
 Each returns a ``Criterion``: a score in [0, 1], the evidence behind it, and whether that evidence
 is real (``known``) or a default.
@@ -31,22 +32,13 @@ from tools.filtering import (
     reads_no_text_for,
     requested_imagery,
     requested_modalities,
-    size_for_user,
 )
-from tools.fit import LOW_CONFIDENCE, far_from_users_pixels, field_confidence
+from tools.fit import far_from_users_pixels
 
 VL_TASKS = frozenset({"captioning", "vqa", "visual grounding", "retrieval", "zero-shot classification"})
 # Applications whose input is an image pair, though their task type is shared with single-image
 # ones: a change captioner writes about a before and an after image, not about one image.
 PAIR_INPUT_APPLICATIONS = frozenset({"change captioning"})
-
-
-def size_confidence(record: ModelRecord) -> float:
-    """The curator's confidence in the size shown for a record (its smallest variant's): that of
-    ``num_parameters`` when it is that size, else the lower of it and that of ``variants``."""
-    if record.num_parameters is not None and record.num_parameters == record.smallest_parameters:
-        return field_confidence(record, "num_parameters")
-    return min(field_confidence(record, "num_parameters"), field_confidence(record, "variants"))
 
 
 def _named_datasets_shown(record: ModelRecord, query: StructuredQuery) -> list[str]:
@@ -309,53 +301,6 @@ def _product_resolution_m(record: ModelRecord) -> float | None:
         return None
     value, unit = float(match.group(1)), match.group(2).lower()
     return value * _METRES.get(unit, 111_320.0)  # a degree of latitude
-
-
-def efficiency_fit(c: Candidate, query: StructuredQuery) -> Criterion:
-    """Size of the smallest variant for the user's data against the user's budget (log scale)."""
-    size = size_for_user(c.record, query)
-    limit = query.compute.parameter_limit()
-    if c.record.category == Category.embedding_product:
-        return Criterion(1.0, evidence=["precomputed embeddings: no model to run"])
-    if size is None:
-        # Under a tight budget an undocumented size is a real risk (it is often an LLM-sized model).
-        return Criterion(0.25 if limit is not None else 0.35, evidence=["size not documented"], known=False)
-    floor = query.compute.min_parameters_m
-    if floor is not None and query.compute.wants_large():
-        # Asked for a large model ('over 1B parameters'): reaching the size is the fit, not smallness.
-        largest = c.record.largest_parameters or size
-        reached = query.compute.reaches_floor(largest)
-        score = 1.0 if reached else max(0.05, 0.7 - 0.45 * math.log10(max(floor / largest, 1.0)))
-        bound = "more than" if query.compute.above_floor else "at least"
-        return Criterion(
-            score, evidence=[f"largest variant {largest:g}M parameters (asked for {bound} {floor:g}M)"]
-        )
-    # Without a budget: 1.0 up to 25M parameters, 0.65 at 250M, 0.3 at 2.5B; on several GPUs size
-    # costs little below a billion parameters.
-    anchor = 1000.0 if query.compute.device_class == "multi-gpu" else 25.0
-    absolute = max(0.05, min(1.0, 1.0 - 0.35 * math.log10(max(size, 1.0) / anchor)))
-    if limit is not None:
-        # 1.0 at a quarter of the budget, 0.7 at the budget, 0.5 at 2.5x, near 0 at 50x: models over
-        # the budget stay distinguishable when a closest match has to exceed it.
-        score = max(0.03, min(1.0, 0.7 - 0.45 * math.log10(size / limit)))
-        if {"efficiency", "speed"} & set(query.priorities):
-            # Asked to be efficient under a loose budget (a GPU): smaller still counts.
-            score = min(score, absolute)
-    else:
-        score = absolute
-    budget = f" (budget {limit:g}M)" if limit is not None else ""
-    confidence = size_confidence(c.record)
-    if confidence < LOW_CONFIDENCE:
-        # Derived (a named backbone's standard size, a count from released code) or secondary.
-        text = (
-            f"about {size:g}M parameters (not stated by the authors: derived or secondary, "
-            f"confidence {confidence:.2g}){budget}"
-        )
-        return Criterion(score, evidence=[text], known=False)
-    if size != c.record.smallest_parameters:
-        text = f"smallest variant for your data {size:g}M parameters{budget}"
-        return Criterion(score, evidence=[f"{text} (smallest overall {c.record.smallest_parameters:g}M)"])
-    return Criterion(score, evidence=[f"smallest variant {size:g}M parameters{budget}"])
 
 
 def popularity_fit(c: Candidate) -> Criterion:

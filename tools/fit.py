@@ -1,23 +1,28 @@
-"""Two ranking criteria about using a model on the user's own data, as a practitioner would judge:
+"""Three ranking criteria about using a model on the user's own data, as a practitioner would judge:
 
 - ``imagery_fit``: was the model pretrained on the user's sensor, or on imagery of a similar ground
   resolution? A specialist pretrained on exactly the user's sensor beats a generalist that merely
   accepts it, and a model that saw only 10 m pixels is a poor start for 3 cm drone tiles.
 - ``availability_fit``: can the user download the weights and run it today?
+- ``efficiency_fit``: does its smallest variant for the user's data fit the user's budget, or what
+  their device can train?
 
-Both read the record and the sensor table (``rsfmd/vocab/sensors.csv``: ground sampling distance
-per sensor); neither reads the text.
+All read the record, imagery fit also the sensor table (``rsfmd/vocab/sensors.csv``: ground
+sampling distance per sensor); none reads the text.
 """
 
 from __future__ import annotations
 
+import math
 from functools import cache
 
 from agent.query import StructuredQuery
 from rsfmd.datasets import find_dataset
 from rsfmd.schema import Alignment, Category, ModelRecord
 from rsfmd.vocab import get_vocabulary, sensor_family, sensor_modality
-from tools.filtering import compatible_modalities, requested_imagery, requested_modalities
+from tools.adaptation import trainable_m
+from tools.candidate import Candidate, Criterion
+from tools.filtering import compatible_modalities, requested_imagery, requested_modalities, size_for_user
 from tools.variants import dedicated_variant
 
 # A model is far from the user's imagery when everything it saw is this many times coarser (or
@@ -247,3 +252,63 @@ def results_far_from(datasets: list[str], query: StructuredQuery) -> str | None:
         shown = ", ".join(f"{n} ({g:g} m)" for n, g in seen[:2])
         return f"results on {shown}, imagery far from your {wanted_m:g} m"
     return None
+
+
+def size_confidence(record: ModelRecord) -> float:
+    """The curator's confidence in the size shown for a record (its smallest variant's): that of
+    ``num_parameters`` when it is that size, else the lower of it and that of ``variants``."""
+    if record.num_parameters is not None and record.num_parameters == record.smallest_parameters:
+        return field_confidence(record, "num_parameters")
+    return min(field_confidence(record, "num_parameters"), field_confidence(record, "variants"))
+
+
+def efficiency_fit(c: Candidate, query: StructuredQuery) -> Criterion:
+    """Size of the smallest variant for the user's data against the user's budget (log scale)."""
+    size = size_for_user(c.record, query)
+    limit = query.compute.parameter_limit()
+    if c.record.category == Category.embedding_product:
+        return Criterion(1.0, evidence=["precomputed embeddings: no model to run"])
+    if size is None:
+        # Under a tight budget an undocumented size is a real risk (it is often an LLM-sized model).
+        return Criterion(0.25 if limit is not None else 0.35, evidence=["size not documented"], known=False)
+    floor = query.compute.min_parameters_m
+    if floor is not None and query.compute.wants_large():
+        # Asked for a large model ('over 1B parameters'): reaching the size is the fit, not smallness.
+        largest = c.record.largest_parameters or size
+        reached = query.compute.reaches_floor(largest)
+        score = 1.0 if reached else max(0.05, 0.7 - 0.45 * math.log10(max(floor / largest, 1.0)))
+        bound = "more than" if query.compute.above_floor else "at least"
+        return Criterion(
+            score, evidence=[f"largest variant {largest:g}M parameters (asked for {bound} {floor:g}M)"]
+        )
+    # Without a budget: 1.0 up to 25M parameters, 0.65 at 250M, 0.3 at 2.5B; on several GPUs size
+    # costs little below a billion parameters.
+    anchor = 1000.0 if query.compute.device_class == "multi-gpu" else 25.0
+    absolute = max(0.05, min(1.0, 1.0 - 0.35 * math.log10(max(size, 1.0) / anchor)))
+    cpu_trained = query.compute.device_class == "cpu" and query.compute.max_parameters_m is None
+    if cpu_trained:
+        limit = trainable_m("cpu")  # the model is trained there: what a CPU trains sets the scale
+    if limit is not None:
+        # 1.0 at a quarter of the budget, 0.7 at the budget, 0.5 at 2.5x, near 0 at 50x: models over
+        # the budget stay distinguishable when a closest match has to exceed it.
+        score = max(0.03, min(1.0, 0.7 - 0.45 * math.log10(size / limit)))
+        if {"efficiency", "speed"} & set(query.priorities):
+            # Asked to be efficient under a loose budget (a GPU): smaller still counts.
+            score = min(score, absolute)
+    else:
+        score = absolute
+    budget = (
+        f" (a CPU trains up to about {limit:g}M)" if cpu_trained else f" (budget {limit:g}M)" if limit else ""
+    )
+    confidence = size_confidence(c.record)
+    if confidence < LOW_CONFIDENCE:
+        # Derived (a named backbone's standard size, a count from released code) or secondary.
+        text = (
+            f"about {size:g}M parameters (not stated by the authors: derived or secondary, "
+            f"confidence {confidence:.2g}){budget}"
+        )
+        return Criterion(score, evidence=[text], known=False)
+    if size != c.record.smallest_parameters:
+        text = f"smallest variant for your data {size:g}M parameters{budget}"
+        return Criterion(score, evidence=[f"{text} (smallest overall {c.record.smallest_parameters:g}M)"])
+    return Criterion(score, evidence=[f"smallest variant {size:g}M parameters{budget}"])

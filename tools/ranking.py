@@ -21,7 +21,6 @@ from rsfmd.vocab import airborne, typical_modalities
 from tools.candidate import Candidate, Criterion, Predict
 from tools.criteria import (
     application_fit,
-    efficiency_fit,
     modality_counts,
     modality_fit,
     popularity_fit,
@@ -30,7 +29,7 @@ from tools.criteria import (
 )
 from tools.evidence import EvidenceIndex
 from tools.filtering import OUTPUT_TASKS, requested_imagery, requested_modalities, runs_model, takes_any
-from tools.fit import availability_fit, focus_fit, focus_kind, imagery_fit
+from tools.fit import availability_fit, efficiency_fit, focus_fit, focus_kind, imagery_fit
 from tools.region_fit import generalizability_fit
 from tools.result_credit import frozen_fit, performance_fit, regime_fit
 

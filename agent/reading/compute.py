@@ -10,7 +10,7 @@ from functools import cache
 
 from agent.query import ComputeBudget
 from agent.reading.probes import Probed, required_literal
-from agent.reading.tables import cues, table_rows
+from agent.reading.tables import cue_pattern, cues, table_rows
 from rsfmd.backbones import get_backbone_table, spelling_pattern
 from rsfmd.vocab import application_domain
 
@@ -103,8 +103,26 @@ def _parameter_limit(text: str) -> float | None:
         or _PARAMS_NEGATED_FLOOR.search(text)
     )
     if not match:
-        return 1000.0 if _PARAMS_NEGATED_BILLION.search(text) else None
+        if _PARAMS_NEGATED_BILLION.search(text):
+            return 1000.0
+        return _limit_said_in_sentence(text)
     return _millions(match.group(1), match.group(2))
+
+
+_SENTENCES = re.compile(r"(?<!\d)[.;!?](?!\d)")
+_PARAMETER_COUNT = re.compile(rf"\b{_SIZE_NUMBER}\s*{_PARAM_WORD}\b")
+
+
+def _limit_said_in_sentence(text: str) -> float | None:
+    """'10M parameters is the hard ceiling', '40M parameters is the most I can afford': the one
+    parameter count of a sentence that says a limit (``cues.csv``, field ``size_limit``) and asks
+    for no floor."""
+    limit_words = cue_pattern("size_limit", "limit")
+    for sentence in _SENTENCES.split(text):
+        counts = list(_PARAMETER_COUNT.finditer(sentence))
+        if len(counts) == 1 and limit_words.search(sentence) and not _PARAMS_FLOOR.search(sentence):
+            return _millions(counts[0].group(1), counts[0].group(2))
+    return None
 
 
 # 'we can fine-tune billion-parameter backbones': a size the user can afford, not one asked for.

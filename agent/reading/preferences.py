@@ -233,10 +233,14 @@ def words_before(text: str, at: int, width: int = 40, ends: str = r"[.;:!?,]") -
     return re.split(ends, text[max(0, at - width) : at])[-1]
 
 
-def _waived(lowered: str, start: int) -> bool:
+def _waived(lowered: str, start: int, end: int | None = None) -> bool:
     """Whether the priority said at ``start`` is said not to matter ('I don't need state-of-the-art
-    accuracy'): a waiver of ``cues.csv`` (field ``priority_waived``) shortly before it, in its clause."""
-    return bool(cue_pattern("priority_waived", "waived").search(words_before(lowered, start)))
+    accuracy', 'speed and size are not concerns'): a waiver of ``cues.csv`` (field
+    ``priority_waived``) shortly before it, or right after it, in its clause."""
+    if cue_pattern("priority_waived", "waived").search(words_before(lowered, start)):
+        return True
+    after = re.split(r"[.;:!?]", lowered[end : end + 60])[0] if end is not None else ""
+    return bool(cue_pattern("priority_waived", "after").match(after))
 
 
 def read_priorities(lowered: str, device: str | None, transfer: bool, notes: list[str]) -> list[str]:
@@ -246,7 +250,7 @@ def read_priorities(lowered: str, device: str | None, transfer: bool, notes: lis
         label
         for label, pattern in table
         if any(
-            not _waived(lowered, m.start()) and not _not_the_metric(lowered, m.start(), m.end())
+            not _waived(lowered, m.start(), m.end()) and not _not_the_metric(lowered, m.start(), m.end())
             for m in re.finditer(pattern, lowered)
         )
     ]
