@@ -147,7 +147,9 @@ def interpret(
     if text_prompted and (prompted := prompted_with_text(task.application, task.task_type)):
         notes.append(f"no labels and text prompts: read as {prompted}")
         task.application = prompted
-    compute = read_compute(lowered, written, regime.data, (task.application, task.task_type), notes)
+    compute = read_compute(
+        lowered, written, regime.data, (task.application, task.task_type), notes, frozen=regime.frozen
+    )
     priorities = read_priorities(lowered, compute.device_class, regime.transfer, notes)
     earliest, latest = read_release_years(lowered, notes)
     # 'no VHR involved': a resolution ruled out is none asked for.

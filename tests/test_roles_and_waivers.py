@@ -311,3 +311,18 @@ def test_text_to_image_search_is_retrieval_not_generation() -> None:
     )
     assert (query.application, query.task_type) == ("image-text retrieval", "retrieval")
     assert "Text" in query.modality
+
+
+def test_hoping_for_pretrained_weights_asks_for_open_weights() -> None:
+    query = _query(
+        "Thermal drone frames have to be matched against a satellite basemap; training from scratch costs "
+        "us a lot of time, so we're hoping for pretrained weights."
+    )
+    assert query.open_weights
+
+
+def test_gpu_memory_for_a_frozen_encoder_is_sized_for_running_it() -> None:
+    frozen = _query("Crop types from Sentinel-2 with a linear probe on a frozen encoder; one 24 GB GPU.")
+    tuned = _query("Crop types from Sentinel-2, fine-tuning the whole encoder; one 24 GB GPU.")
+    assert frozen.compute.max_parameters_m == 24 * 400.0
+    assert tuned.compute.max_parameters_m == 24 * 15.625

@@ -296,6 +296,7 @@ def read_compute(
     regime: str | None,
     task: tuple[str | None, str | None],
     notes: list[str],
+    frozen: bool = False,
 ) -> ComputeBudget:
     """The device class and parameter bounds the task allows (``task``: its application and type),
     saying in ``notes`` what was inferred."""
@@ -341,11 +342,14 @@ def read_compute(
             notes.append("Google Colab's free tier read as one T4 GPU with 16 GB")
         # Vision-language models are adapted with low-rank adapters on frozen 16-bit weights.
         adapters = not inference and application_domain(application) == "vision-language"
-        limit = gigabytes * (_RUN_M_PER_GB if inference or adapters else _TRAIN_M_PER_GB)
+        # A frozen encoder is only run: a head on its features trains without its gradients.
+        limit = gigabytes * (_RUN_M_PER_GB if inference or frozen or adapters else _TRAIN_M_PER_GB)
         device = device or "single-gpu"
         use = (
             "running it in 16-bit"
             if inference
+            else "running it frozen in 16-bit, a head trained on its features"
+            if frozen
             else "fine-tuning it with low-rank adapters on its 16-bit weights, as vision-language "
             "models are tuned"
             if adapters
