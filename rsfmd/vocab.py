@@ -197,9 +197,11 @@ def sensor_family(sensor: str) -> set[str]:
 AIRBORNE_PLATFORMS = frozenset({"aerial", "drone"})
 
 
+@cache
 def airborne(sensor: str) -> bool | None:
     """Whether a sensor flies on an aircraft or a drone (True) or a satellite (False); None when
-    its platform is not known (or is neither, such as a reanalysis)."""
+    its platform is not known (or is neither, such as a reanalysis). Cached: ranking asks it for
+    every sensor of every candidate."""
     vocab = get_vocabulary("sensors")
     platform = vocab.column(vocab.normalise(sensor), "platform")
     if platform in AIRBORNE_PLATFORMS:

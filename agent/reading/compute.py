@@ -9,6 +9,7 @@ import re
 from functools import cache
 
 from agent.query import ComputeBudget
+from agent.reading.context import sentence_spans
 from agent.reading.probes import Probed, required_literal
 from agent.reading.tables import cue_pattern, cues, table_rows
 from rsfmd.backbones import get_backbone_table, spelling_pattern
@@ -109,7 +110,6 @@ def _parameter_limit(text: str) -> float | None:
     return _millions(match.group(1), match.group(2))
 
 
-_SENTENCES = re.compile(r"(?<!\d)[.;!?](?!\d)")
 _PARAMETER_COUNT = re.compile(rf"\b{_SIZE_NUMBER}\s*{_PARAM_WORD}\b")
 
 
@@ -118,7 +118,8 @@ def _limit_said_in_sentence(text: str) -> float | None:
     parameter count of a sentence that says a limit (``cues.csv``, field ``size_limit``) and asks
     for no floor."""
     limit_words = cue_pattern("size_limit", "limit")
-    for sentence in _SENTENCES.split(text):
+    for start, end in sentence_spans(text):
+        sentence = text[start:end]
         counts = list(_PARAMETER_COUNT.finditer(sentence))
         if len(counts) == 1 and limit_words.search(sentence) and not _PARAMS_FLOOR.search(sentence):
             return _millions(counts[0].group(1), counts[0].group(2))

@@ -9,6 +9,7 @@ import re
 from collections.abc import Sequence
 
 from agent.query import EITHER_MODALITIES, Exclusions
+from agent.reading.platforms import airborne_sensors, carried_platforms
 from agent.reading.tables import model_noun_after, model_trained_before
 from agent.reading.terms import TermSpan, find_terms
 from rsfmd.vocab import airborne, get_vocabulary, sensor_modality, typical_modalities
@@ -68,11 +69,10 @@ _NAMES_BANDS = re.compile(
 
 def _vhr_multispectral(sensor: str) -> bool:
     """A satellite sensor of multispectral imagery finer than 2 m (WorldView, Pleiades, SkySat)."""
-    vocab = get_vocabulary("sensors")
-    gsd = vocab.column(sensor, "gsd_m")
+    gsd = get_vocabulary("sensors").column(sensor, "gsd_m")
     return (
         sensor_modality(sensor) == "Multispectral"
-        and vocab.column(sensor, "platform") == "satellite"
+        and airborne(sensor) is False
         and bool(gsd)
         and float(gsd) < 2
     )
@@ -177,65 +177,6 @@ def _vhr_as_either(
     )
 
 
-# A platform carrying a camera: 'on a drone', 'drone-borne', 'mounted on the aircraft'.
-_CARRIED = re.compile(
-    r"\b(?:on|onboard|aboard|mounted\s+on|flown\s+on|carried\s+by)\s+(?:an?\s+|the\s+|our\s+)?$"
-)
-_OTHER_KINDS = frozenset({"Hyperspectral", "Thermal", "LiDAR", "Multispectral", "SAR"})
-# Cameras an aircraft or drone carries instead of a colour one.
-_CAMERA_KINDS = frozenset({"Hyperspectral", "Thermal"})
-_IMAGERY_AFTER = re.compile(
-    r"[\s-]*(?:imagery|images?|frames?|photos?|orthophotos?|data|footage|videos?|mosaics?)\b"
-)
-_KIND_BEFORE = re.compile(r"(?:hyperspectral|thermal|lidar|multispectral)[\s-]+$")
-# 'UAV laser scans', 'drone-borne LiDAR': the platform named before the kind it carries.
-_KIND_AFTER = re.compile(r"(?:-borne)?[\s-]+(?:hyperspectral|thermal|lidar|multispectral|laser\s+scan)")
-# Words of pictures: a task without any says no imagery of its own ('our drone team produces LAS
-# files'), so a platform there carries the other kind of data named with it.
-_PICTURE_WORDS = re.compile(
-    r"\b(?:rgb|imagery|images?|photos?|photographs?|orthophotos?|orthomosaics?|mosaics?|frames?|"
-    r"videos?|footage|cameras?|optical|true[\s-]colou?r)\b"
-)
-
-
-def _platform_carries_other(lowered: str, sensor: str, sensor_terms: list[TermSpan]) -> bool:
-    """Whether every mention of a platform (a drone, an aircraft) carries a camera of another kind
-    named in its sentence ('a Headwall hyperspectral camera on a drone', 'thermal drone')."""
-    if get_vocabulary("sensors").column(sensor, "platform") not in {"drone", "aerial"}:
-        return False
-    spans = [(a, b) for s, a, b in sensor_terms if s == sensor]
-    if not spans:
-        return False
-    pictured = bool(_PICTURE_WORDS.search(lowered))
-    for a, b in spans:
-        start = max(lowered.rfind(".", 0, a), lowered.rfind(";", 0, a)) + 1
-        end = min(p for p in (lowered.find(".", b), lowered.find(";", b), len(lowered)) if p >= 0)
-        named = {m for m, _, _ in find_terms(lowered[start:end], "modalities")}
-        kinds = named | {
-            k for s, x, y in sensor_terms if start <= x and y <= end and (k := sensor_modality(s)) != "RGB"
-        }
-        # 'on a drone' names the platform; 'on drone imagery' the imagery.
-        right_before = _CARRIED.search(lowered, max(0, a - 30), a) and not _IMAGERY_AFTER.match(lowered, b)
-        adjacent = _KIND_BEFORE.search(lowered, max(0, a - 20), a) or _KIND_AFTER.match(lowered, b)
-        # ('Sentinel-2 and NAIP': a satellite's kind beside an aerial product is not carried by it)
-        unpictured = named & _OTHER_KINDS and not pictured
-        if not (kinds & _OTHER_KINDS and (right_before or adjacent or unpictured)):
-            return False
-    return True
-
-
-def _airborne_sensors(modalities: list[str]) -> list[str]:
-    """The generic airborne sensors ('Airborne LiDAR') of the kinds of data in ``modalities``."""
-    vocab = get_vocabulary("sensors")
-    return [
-        name
-        for name in vocab.names
-        if name.startswith("Airborne")
-        and vocab.column(name, "platform") == "aerial"
-        and vocab.column(name, "modality") in set(modalities) & _OTHER_KINDS
-    ]
-
-
 def _implied_by_sensors(
     lowered: str,
     carried: set[str],
@@ -259,7 +200,7 @@ def _implied_by_sensors(
             # 'a Headwall hyperspectral camera on a drone': the drone is the platform, not RGB imagery,
             # and models documented for airborne sensors of that kind take its data.
             notes.append(f"'{sensor}' read as the platform carrying the sensor named, not as RGB imagery")
-            sensors.extend(s for s in _airborne_sensors(modalities) if s not in sensors)
+            sensors.extend(s for s in airborne_sensors(modalities) if s not in sensors)
             continue
         if implied in exclusions.modalities:
             # 'Sentinel-1 but no SAR': the task contradicts itself; the exclusion stands, and says so.
@@ -294,15 +235,7 @@ def read_modalities(
     ):
         _vhr_as_either(written, sensor_terms, vhr, modalities, notes)
         either = True
-    # A drone or aircraft carrying a camera of another kind ('a hyperspectral camera on a drone').
-    carried = {
-        s
-        for s in sensors
-        if sensor_modality(s) == "RGB" and _platform_carries_other(lowered, s, sensor_terms)
-    }
-    if set(modalities) & _CAMERA_KINDS and "RGB" not in modalities and all(airborne(s) for s in sensors):
-        # 'thermal frames from a drone', no colour imagery named: the platform carries that camera.
-        carried |= {s for s in sensors if sensor_modality(s) == "RGB"}
+    carried = carried_platforms(lowered, sensors, sensor_terms, modalities)
     _implied_by_sensors(lowered, carried, sensors, vhr, modalities, either, exclusions, notes)
     if by_platform and carried & set(sensors):
         modalities.remove("RGB")  # true colour read from the platform alone, which carries another camera
@@ -342,11 +275,10 @@ def asked_model_kinds(lowered: str, data: list[TermSpan], sensor_terms: list[Ter
     One ruled out ('no RGB-only backbone') names none. ``data``: the text's ``data_terms``."""
     named: list[tuple[Sequence[str], int, int]] = [((m,), s, e) for m, s, e in data]
     # A satellite's name, not a platform's: 'our drone model' is the make of the drone.
-    sensors = get_vocabulary("sensors")
     named += [
         ((kind,), s, e)
         for sensor, s, e in sensor_terms
-        if sensors.column(sensor, "platform") == "satellite" and (kind := sensor_modality(sensor))
+        if airborne(sensor) is False and (kind := sensor_modality(sensor))
     ]
     named += [(kinds, *m.span()) for pattern, kinds in _KIND_WORDS for m in pattern.finditer(lowered)]
     follows = model_noun_after()

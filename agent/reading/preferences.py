@@ -233,13 +233,19 @@ def words_before(text: str, at: int, width: int = 40, ends: str = r"[.;:!?,]") -
     return re.split(ends, text[max(0, at - width) : at])[-1]
 
 
+def words_after(text: str, at: int, width: int = 60, ends: str = r"[.;:!?]") -> str:
+    """The up to ``width`` characters of ``text`` from ``at``, to the next sentence or clause end
+    (``ends``)."""
+    return re.split(ends, text[at : at + width])[0]
+
+
 def _waived(lowered: str, start: int, end: int | None = None) -> bool:
     """Whether the priority said at ``start`` is said not to matter ('I don't need state-of-the-art
     accuracy', 'speed and size are not concerns'): a waiver of ``cues.csv`` (field
     ``priority_waived``) shortly before it, or right after it, in its clause."""
     if cue_pattern("priority_waived", "waived").search(words_before(lowered, start)):
         return True
-    after = re.split(r"[.;:!?]", lowered[end : end + 60])[0] if end is not None else ""
+    after = words_after(lowered, end) if end is not None else ""
     return bool(cue_pattern("priority_waived", "after").match(after))
 
 
