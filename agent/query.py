@@ -90,6 +90,7 @@ class ComputeBudget(BaseModel):
     above_floor: bool = Field(
         default=False, description="The floor is exclusive: more parameters than a model the user named."
     )
+    size_waived: bool = Field(default=False, description="Said not to matter ('model size is no concern').")
 
     def parameter_limit(self) -> float | None:
         """The explicit limit, else the one implied by the device class."""
@@ -98,8 +99,7 @@ class ComputeBudget(BaseModel):
         return DEVICE_PARAMETER_BUDGET.get(self.device_class) if self.device_class else None
 
     def reaches_floor(self, largest: float) -> bool:
-        """Whether a model whose largest variant has ``largest`` million parameters is as large as
-        asked (more than a named model's size when the floor is exclusive); True without a floor."""
+        """Whether a model's largest variant (``largest``, millions) is as large as asked."""
         floor = self.min_parameters_m
         if floor is None:
             return True

@@ -66,6 +66,9 @@ def query_weights(query: StructuredQuery, described: bool = False) -> dict[str, 
     if query.compute.device_class == "multi-gpu" and "accuracy" not in priorities:
         w["performance"] += 0.05
         w["efficiency"] -= 0.07
+    if query.compute.size_waived and query.compute.max_parameters_m is None:
+        # 'model size is no concern': how light a model is earns nothing.
+        w["efficiency"] = 0.0
     if "generalization" in priorities:
         w["generalizability"] += 0.10
     elif not query.region and query.data_regime in {"full-labels", "few-shot"}:

@@ -376,4 +376,7 @@ def read_compute(
             f"one GPU of unstated memory read as {GPU_INFERENCE_MEMORY_GB:g} GB, room to run up to about "
             f"{limit:,.0f}M parameters in 16-bit"
         )
-    return ComputeBudget(device_class=device, max_parameters_m=limit, min_parameters_m=floor)
+    waived = bool(cue_pattern("size_waived", "said").search(lowered))
+    if waived and limit is None:
+        notes.append("model size said not to matter: the size of a model is not weighed")
+    return ComputeBudget(device_class=device, max_parameters_m=limit, min_parameters_m=floor, size_waived=waived)

@@ -1,0 +1,52 @@
+"""How what the user says about size and hardware changes what a model's lightness earns."""
+
+from __future__ import annotations
+
+import pytest
+
+from agent.api import select_models
+from agent.query import StructuredQuery
+from tools.ranking import query_weights
+
+
+def _query(text: str) -> StructuredQuery:
+    return select_models(text, k=3, clarify=False).query
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Model size is not an issue, we have a cluster.",
+        "We have cloud credits and don't care about model size.",
+        "Budget for a big model is fine.",
+        "Parameter count and training cost are not a concern.",
+        "A multi-billion-parameter encoder is fine.",
+    ],
+)
+def test_size_said_not_to_matter_takes_the_weight_off_lightness(said: str) -> None:
+    query = _query(f"I segment flooded fields in Sentinel-1 SAR scenes and have 3,000 labelled chips. {said}")
+    assert query.compute.size_waived
+    assert query_weights(query)["efficiency"] == 0.0
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Speed is not a concern.",
+        "Labels are not a concern.",
+        "A ViT-B or ViT-L is fine.",
+    ],
+)
+def test_other_things_said_not_to_matter_leave_size_weighed(said: str) -> None:
+    query = _query(f"I segment flooded fields in Sentinel-1 SAR scenes and have 3,000 labelled chips. {said}")
+    assert not query.compute.size_waived
+    assert query_weights(query)["efficiency"] > 0.0
+
+
+def test_a_stated_cap_still_weighs_size_when_size_is_otherwise_waived() -> None:
+    query = _query(
+        "Model size is no concern for training, but the encoder must stay under 100M parameters for "
+        "the field tablets. I map crop types from Sentinel-2 with 5,000 labelled parcels."
+    )
+    assert query.compute.max_parameters_m == 100.0
+    assert query_weights(query)["efficiency"] > 0.0
