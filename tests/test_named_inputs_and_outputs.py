@@ -25,3 +25,44 @@ def test_a_fraction_said_to_be_continuous_is_regression() -> None:
         "value, not classes. About 400 labelled plots, one GPU."
     )
     assert query.task_type == "regression"
+
+
+def test_classes_written_as_prompts_ask_for_zero_shot_scene_classification() -> None:
+    query = _query(
+        "I have 3,000 aerial chips at 1 m and no labels, and want to sort them into about ten scene classes "
+        "such as 'marina', 'quarry' and 'vineyard' by writing the class names as prompts. CPU only."
+    )
+    assert "Text" in query.modality
+    assert query.task_type == "zero-shot classification"
+
+
+def test_a_class_list_ends_at_its_last_item() -> None:
+    from agent.reading import class_list_spans
+
+    text = "Sort the tiles into classes such as marina, quarry and vineyard by writing their names as prompts."
+    (span,) = class_list_spans(text)
+    assert text[span.start : span.end] == "marina, quarry and vineyard"
+
+
+def test_a_list_ending_in_and_so_on_keeps_its_last_items() -> None:
+    from agent.reading import class_list_spans
+
+    text = "We need a map of 20 urban classes: sidewalks, crosswalks, parking, cars, trees and so on."
+    (span,) = class_list_spans(text)
+    assert text[span.start : span.end].endswith("trees and so on")
+
+
+def test_field_reports_still_to_come_are_not_text_the_model_reads() -> None:
+    query = _query(
+        "I need to find new landslides in Sentinel-2 pre- and post-event pairs; there are no masks "
+        "and field reports will take months. One 12 GB GPU."
+    )
+    assert "Text" not in query.modality
+
+
+def test_feature_differences_to_threshold_are_unlabelled_use_of_an_encoder() -> None:
+    query = _query(
+        "With no labels at all, which pretrained Sentinel-2 encoder gives feature differences I can "
+        "threshold or cluster to find new clear-cuts between two dates?"
+    )
+    assert query.data_regime == "unlabeled"

@@ -31,15 +31,34 @@ def _map_lead() -> re.Pattern[str]:
     return cue_pattern("class_list", "map_lead")
 
 
+@cache
+def _after_last() -> re.Pattern[str]:
+    return cue_pattern("class_list", "after_last")
+
+
+def _list_end(lowered: str, start: int, end: int) -> int:
+    """Where a list that may run to ``end`` stops: after its last item, before a clause that follows
+    it ('... quarry and parking lot [by writing the class names as prompts]'; ``class_list`` rows of
+    ``cues.csv``, value ``after_last``)."""
+    last = None
+    for last in _SEPARATOR.finditer(lowered, start, end):
+        pass
+    if last is None:
+        return end
+    after = _after_last().search(lowered, last.end(), end)
+    return after.start() if after else end
+
+
 def class_list_spans(text: str) -> list[RoleSpan]:
     """The stretches of ``text`` that list the classes of the task; after a map named without the
     word 'classes' ('a land-surface map of Ukraine: cropland, grassland, forest'), only a legend of
     kinds of land."""
     lowered = text.lower()
     spans: list[RoleSpan] = []
-    leads = [(m, True) for m in _map_lead().finditer(lowered)] + [
-        (m, False) for m in _lead().finditer(lowered)
-    ]
+    leads = sorted(
+        [(m, True) for m in _map_lead().finditer(lowered)] + [(m, False) for m in _lead().finditer(lowered)],
+        key=lambda lead: lead[0].start(),
+    )
     for lead, legend_only in leads:
         start = lead.end()
         if lead.group(0).rstrip().endswith("("):
@@ -47,14 +66,17 @@ def class_list_spans(text: str) -> list[RoleSpan]:
             end = close if close >= 0 else len(lowered)
         else:  # the list runs to the end of its sentence, or of its bracket when it opened one
             stop = SENTENCE_END.search(lowered, start)
-            end = stop.start() if stop else len(lowered)
+            end = _list_end(lowered, start, stop.start() if stop else len(lowered))
         listed = lowered[start:end]
-        if (
-            len(_SEPARATOR.findall(listed)) >= 2
-            and (is_land_legend(listed) or not legend_only)
-            and not any(s.start <= start < s.end for s in spans)
-        ):
+        if len(_SEPARATOR.findall(listed)) < 2 or (legend_only and not is_land_legend(listed)):
+            continue
+        outer = next((s for s in spans if s.start <= lead.start() < s.end), None)
+        if outer is None:
             spans.append(RoleSpan(start, end, "classes", lead.group(0).strip()))
+        elif not legend_only:
+            # 'sort them into [12 scene classes such as] a, b and c': the list starts after the
+            # inner lead-in, whose words name the kind of classes (and so the task).
+            spans[spans.index(outer)] = RoleSpan(start, outer.end, "classes", outer.cue)
     return spans
 
 
