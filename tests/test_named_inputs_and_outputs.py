@@ -66,3 +66,28 @@ def test_feature_differences_to_threshold_are_unlabelled_use_of_an_encoder() -> 
         "threshold or cluster to find new clear-cuts between two dates?"
     )
     assert query.data_regime == "unlabeled"
+
+
+def test_one_model_for_two_sensors_of_one_kind_must_be_documented_for_both() -> None:
+    from rsfmd.loader import load_records
+    from tools.filtering import all_inputs_violation
+
+    query = _query(
+        "Is there a pretrained model that takes the VIIRS night lights together with Sentinel-2 "
+        "imagery, to map where activity is at 10 m? One 12 GB GPU, a few dozen survey points."
+    )
+    assert query.all_inputs and {"VIIRS", "Sentinel-2"} <= set(query.sensor)
+    records = {r.model_id: r for r in load_records()}
+    assert all_inputs_violation(records["galileo"], query) is None  # VIIRS and Sentinel-2
+    assert "VIIRS" in (all_inputs_violation(records["ssl4eo-s12"], query) or "")
+    # one sensor named: nothing more to require
+    single = query.model_copy(update={"sensor": ["Sentinel-2"]})
+    assert all_inputs_violation(records["ssl4eo-s12"], single) is None
+
+
+def test_a_nearest_neighbour_query_over_embeddings_is_unlabelled_use() -> None:
+    query = _query(
+        "I have one confirmed example site and no labelled dataset; I want Sentinel-2 embeddings where "
+        "'looks like this site' becomes a nearest-neighbour query over 20,000 km2."
+    )
+    assert query.data_regime == "unlabeled"

@@ -97,6 +97,11 @@ def all_inputs_violation(record: ModelRecord, query: StructuredQuery) -> str | N
     either = wanted & EITHER_MODALITIES if query.either_modality else set()
     groups = ([either] if either else []) + [{m} for m in sorted(wanted - either)]
     if len(groups) < 2:
+        # One kind of imagery from several sensors ('VIIRS night lights together with Sentinel-2'):
+        # the model documented for each.
+        unseen = [s for s in query.sensor if not set(record.supported_sensors) & sensor_family(s)]
+        if unseen and len({frozenset(sensor_family(s)) for s in query.sensor}) > 1:
+            return f"is not documented for {unseen[0]} beside the other inputs"
         return None
     if missing := [g for g in groups if not takes_any(record, g)]:
         return f"does not take {' or '.join(sorted(missing[0]))} beside the other inputs"

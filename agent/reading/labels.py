@@ -22,7 +22,8 @@ _WITHOUT_RETRAINING = re.compile(
 
 # The encoder used frozen: a linear probe or k-NN on its features, or its embeddings as they are.
 _SIMILARITY_SEARCH = re.compile(
-    r"\bsimilarity search|\b(?:find|finding|search(?:ing)?(?:\s+for)?|retriev\w*|look(?:ing)?\s+for)\s+"
+    r"\bsimilarity search|\bnearest[\s-]neighbou?r (?:query|queries|search|lookups?)\b|"
+    r"\b(?:find|finding|search(?:ing)?(?:\s+for)?|retriev\w*|look(?:ing)?\s+for)\s+"
     r"(?:the\s+)?(?:most\s+)?similar\s+(?:images|tiles|patches|scenes|places|locations|areas|fields|sites)\b"
 )
 # Learning of one's own from unlabelled data ('continue self-supervised pretraining on our archive',
