@@ -91,3 +91,11 @@ def test_a_nearest_neighbour_query_over_embeddings_is_unlabelled_use() -> None:
         "'looks like this site' becomes a nearest-neighbour query over 20,000 km2."
     )
     assert query.data_regime == "unlabeled"
+
+
+def test_a_task_said_in_a_phrase_read_for_want_of_its_own_application_is_the_task() -> None:
+    query = _query(
+        "I detect individual trees in 3 cm drone orthomosaics and want four species groups. About 400 "
+        "annotated crowns, laptop CPU only."
+    )
+    assert (query.application, query.task_type) == ("forest mapping", "detection")

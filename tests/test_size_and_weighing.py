@@ -49,4 +49,14 @@ def test_a_stated_cap_still_weighs_size_when_size_is_otherwise_waived() -> None:
         "the field tablets. I map crop types from Sentinel-2 with 5,000 labelled parcels."
     )
     assert query.compute.max_parameters_m == 100.0
+    assert not query.compute.size_waived
     assert query_weights(query)["efficiency"] > 0.0
+
+
+def test_size_waived_with_memory_named_keeps_the_memory_bound_but_not_the_weight() -> None:
+    query = _query(
+        "We fine-tune on a single cloud A100, so model size is not the issue; IoU on the damaged "
+        "buildings class is. About 2,000 annotated buildings of 0.3 m imagery per event."
+    )
+    assert query.compute.size_waived and query.compute.max_parameters_m is not None
+    assert query_weights(query)["efficiency"] == 0.0

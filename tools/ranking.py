@@ -66,7 +66,7 @@ def query_weights(query: StructuredQuery, described: bool = False) -> dict[str, 
     if query.compute.device_class == "multi-gpu" and "accuracy" not in priorities:
         w["performance"] += 0.05
         w["efficiency"] -= 0.07
-    if query.compute.size_waived and query.compute.max_parameters_m is None:
+    if query.compute.size_waived:
         # 'model size is no concern': how light a model is earns nothing.
         w["efficiency"] = 0.0
     if "generalization" in priorities:

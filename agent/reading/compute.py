@@ -318,6 +318,8 @@ def read_compute(
         notes.append(bound[2])
         if floor is not None and limit is not None and floor >= limit:
             floor = None
+    # 'model size is no concern', with no limit stated in parameters (memory still bounds it)
+    waived = limit is None and bool(cue_pattern("size_waived", "said").search(lowered))
     # ('a laptop with 16 GB RAM': on a CPU or an edge device, compute binds before memory does;
     # across several GPUs a model's weights and optimiser states are sharded, so one card's memory
     # does not bound it)
@@ -376,7 +378,6 @@ def read_compute(
             f"one GPU of unstated memory read as {GPU_INFERENCE_MEMORY_GB:g} GB, room to run up to about "
             f"{limit:,.0f}M parameters in 16-bit"
         )
-    waived = bool(cue_pattern("size_waived", "said").search(lowered))
-    if waived and limit is None:
+    if waived:
         notes.append("model size said not to matter: the size of a model is not weighed")
     return ComputeBudget(device_class=device, max_parameters_m=limit, min_parameters_m=floor, size_waived=waived)

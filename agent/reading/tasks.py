@@ -278,7 +278,13 @@ def read_task_type(
     # image classification', a per-pixel task) is the application's, not a task of its own.
     # Named with another task noun ('ship segmentation'), the noun written is the task.
     app_spans = [(a, b) for app, a, b in apps if app == application]
-    swapped = [(a, b) for a, b in app_spans if with_other_task_noun(application or "", lowered[a:b])]
+    # So is a task in a phrase the application stands in for ('detect individual trees': forest
+    # mapping, for want of an application of its own, by detection).
+    swapped = [
+        (a, b)
+        for a, b in app_spans
+        if with_other_task_noun(application or "", lowered[a:b]) or is_closest_for(application, lowered[a:b])
+    ]
     explicit_tasks = [
         t
         for t, s, e in task_terms
