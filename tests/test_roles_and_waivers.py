@@ -326,3 +326,25 @@ def test_gpu_memory_for_a_frozen_encoder_is_sized_for_running_it() -> None:
     tuned = _query("Crop types from Sentinel-2, fine-tuning the whole encoder; one 24 GB GPU.")
     assert frozen.compute.max_parameters_m == 24 * 400.0
     assert tuned.compute.max_parameters_m == 24 * 15.625
+
+
+def test_optical_said_cloudy_only_as_a_contingency_is_not_ruled_out() -> None:
+    query = _query(
+        "I want a flood model that fuses Sentinel-1 with Sentinel-2 so it keeps working when the "
+        "post-event optical image is cloudy. About 450 labelled chips, one 24 GB GPU."
+    )
+    assert "Sentinel-2" in query.sensor
+    assert not query.exclusions.modalities and not query.exclusions.sensors
+
+
+def test_optical_said_to_be_cloudy_as_a_fact_is_still_ruled_out() -> None:
+    query = _query("Optical images are almost always cloudy here. I map floods from Sentinel-1.")
+    assert "Multispectral" in query.exclusions.modalities or "RGB" in query.exclusions.modalities
+
+
+def test_an_architecture_trained_from_scratch_with_a_score_is_what_was_tried() -> None:
+    query = _query(
+        "A ViT-Large trained from scratch with focal loss gets me to about 70% accuracy on Sentinel-1 "
+        "sea-ice charts; I'd rather start from a SAR-aware pretrained encoder. One 48 GB GPU."
+    )
+    assert query.architectures == []
