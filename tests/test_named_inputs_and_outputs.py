@@ -99,3 +99,16 @@ def test_a_task_said_in_a_phrase_read_for_want_of_its_own_application_is_the_tas
         "annotated crowns, laptop CPU only."
     )
     assert (query.application, query.task_type) == ("forest mapping", "detection")
+
+
+def test_sensor_families_join_imaging_spectrometers_and_aerial_surveys() -> None:
+    from rsfmd.vocab import sensor_family
+
+    # airborne scenes (Indian Pines, Pavia) are where spaceborne-pretrained hyperspectral models report
+    assert {"EnMAP", "Hyperion", "Gaofen-5"} <= sensor_family("AVIRIS")
+    assert "DESIS" not in sensor_family("AVIRIS")  # stops at 1000 nm
+    # LiDAR surface models are flown with the orthophotos
+    assert "Aerial" in sensor_family("Airborne LiDAR")
+    assert "Sentinel-1" not in sensor_family("Airborne LiDAR")
+    # sub-metre satellites
+    assert {"WorldView-3", "Aerial"} <= sensor_family("SkySat")
