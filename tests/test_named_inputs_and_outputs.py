@@ -39,7 +39,9 @@ def test_classes_written_as_prompts_ask_for_zero_shot_scene_classification() -> 
 def test_a_class_list_ends_at_its_last_item() -> None:
     from agent.reading import class_list_spans
 
-    text = "Sort the tiles into classes such as marina, quarry and vineyard by writing their names as prompts."
+    text = (
+        "Sort the tiles into classes such as marina, quarry and vineyard by writing their names as prompts."
+    )
     (span,) = class_list_spans(text)
     assert text[span.start : span.end] == "marina, quarry and vineyard"
 

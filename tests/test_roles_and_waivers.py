@@ -348,3 +348,43 @@ def test_an_architecture_trained_from_scratch_with_a_score_is_what_was_tried() -
         "sea-ice charts; I'd rather start from a SAR-aware pretrained encoder. One 48 GB GPU."
     )
     assert query.architectures == []
+
+
+@pytest.mark.parametrize(
+    "tried",
+    [
+        "A tiny hand-built CNN already gets into the high 80s on our ship chips.",
+        "A ResNet-50 + FPN scene classifier gets about 88% precision on the validation tiles.",
+        "A small CNN trained on last year's labels works fine locally but fails elsewhere.",
+        "The DeepOWT authors searched the whole archive with two cascaded CNNs.",
+        "A colleague suggested the old Jean et al. trick of CNN features from daytime imagery.",
+    ],
+)
+def test_a_cnn_tried_or_used_by_others_is_no_architecture_asked_for(tried: str) -> None:
+    query = _query(f"{tried} I map Sentinel-2 tiles with about 3,000 labels on one 16 GB GPU.")
+    assert query.architectures == []
+
+
+def test_a_model_wished_to_reach_a_score_is_not_a_model_tried() -> None:
+    query = _query("I need a CNN backbone that gets about 90% accuracy on Sentinel-2 crop chips.")
+    assert query.architectures == ["CNN"]
+
+
+def test_a_large_variant_ruled_out_rules_out_a_size_not_the_family() -> None:
+    query = _query(
+        "A ViT-Large is out of the question on our laptops; something under 30M parameters for "
+        "Sentinel-2 land cover with 2,000 labels."
+    )
+    assert "transformer" not in query.exclusions.models
+    assert query.architectures == []
+    assert query.compute.max_parameters_m == 30.0
+
+
+def test_abbreviation_points_do_not_end_a_sentence() -> None:
+    from agent.reading.context import sentence_spans
+
+    text = "Jean et al. used CNN features, e.g. from daytime imagery. I want more."
+    assert [text[a:b].strip() for a, b in sentence_spans(text) if text[a:b].strip()] == [
+        "Jean et al. used CNN features, e.g. from daytime imagery.",
+        "I want more.",
+    ]

@@ -40,12 +40,10 @@ def _list_end(lowered: str, start: int, end: int) -> int:
     """Where a list that may run to ``end`` stops: after its last item, before a clause that follows
     it ('... quarry and parking lot [by writing the class names as prompts]'; ``class_list`` rows of
     ``cues.csv``, value ``after_last``)."""
-    last = None
-    for last in _SEPARATOR.finditer(lowered, start, end):
-        pass
-    if last is None:
+    separators = list(_SEPARATOR.finditer(lowered, start, end))
+    if not separators:
         return end
-    after = _after_last().search(lowered, last.end(), end)
+    after = _after_last().search(lowered, separators[-1].end(), end)
     return after.start() if after else end
 
 

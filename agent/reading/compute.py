@@ -380,4 +380,6 @@ def read_compute(
         )
     if waived:
         notes.append("model size said not to matter: the size of a model is not weighed")
-    return ComputeBudget(device_class=device, max_parameters_m=limit, min_parameters_m=floor, size_waived=waived)
+    return ComputeBudget(
+        device_class=device, max_parameters_m=limit, min_parameters_m=floor, size_waived=waived
+    )

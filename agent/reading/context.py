@@ -59,8 +59,10 @@ ROLE_WORDS: dict[str, str] = {
 }
 
 # Sentence ends ('.', not a decimal point), and clause ends for clause-scoped triggers.
-SENTENCE_END = re.compile(r"[;?!]|\.(?!\d)")
-_CLAUSE_END = re.compile(r"[;?!,:()]|\.(?!\d)|\s[-–—]\s")
+# Not the points of 'et al.', 'e.g.', 'i.e.', 'vs.', 'cf.', 'approx.' or of a decimal.
+_POINT = r"(?<!\bal)(?<!\bvs)(?<!\bcf)(?<!\bapprox)(?<!\be)(?<!\be\.g)(?<!\bi)(?<!\bi\.e)\.(?!\d)"
+SENTENCE_END = re.compile(rf"[;?!]|{_POINT}")
+_CLAUSE_END = re.compile(rf"[;?!,:()]|{_POINT}|\s[-–—]\s")
 # Quoted stretches: 'flooded parking lot', "how many trucks?", “two new buildings”.
 _QUOTED = re.compile(r"(?<![\w])'([^'\n]{3,120})'(?![\w])|\"([^\"\n]{3,160})\"|“([^”\n]{3,160})”")
 

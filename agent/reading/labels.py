@@ -62,7 +62,8 @@ _CLUSTERING = re.compile(
     r"\bclustering\b|\b(?:to|can|could|or|then) cluster\b|\bcluster,|"
     r"\bcluster (?:them|the|my|our|these|land|pixels|images|tiles|scenes|patches)\b|"
     # ('feature differences I can threshold'): features used as they come out
-    r"\b(?:features?|embeddings?|feature differences?)\s+(?:that\s+)?(?:i|we)\s+(?:can|could)\s+(?:threshold|cluster|compare)"
+    r"\b(?:features?|embeddings?|feature differences?)\s+(?:that\s+)?(?:i|we)\s+(?:can|could)\s+"
+    r"(?:threshold|cluster|compare)"
 )
 # A count of labelled samples, read in three parts: a number ('1,200', '25k', 'a few hundred'), up to
 # three words that qualify the samples ('hand-digitised change'), and a noun of samples from

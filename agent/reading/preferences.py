@@ -35,6 +35,8 @@ _METRIC_LEAD = re.compile(
 # cues.csv with field 'architecture' (a bare 'transformer' counts only with a qualifier or a
 # negation: a power transformer is no backbone); those named as a wish ('a Swin backbone'),
 # 'backbone_family'.
+# A variant of a family by its size ('ViT-Large', 'ResNet-152'): ruled out, the size is.
+_SIZED_VARIANT = re.compile(r"[\s-]?(?:large|huge|giant|base|small|tiny|[lhgbst]\b|\d)")
 _ARCHITECTURE_NEGATION = re.compile(
     rf"(?:{NOT}|\bno|\bnon-?|\bwithout|\bavoid(?:ing)?|\bexcept|\brather\s+than|\binstead\s+of|\bnothing)"
     r"(?:\s+(?:with|using|use|based\s+on))?(?:\s+(?:an?|any))?\s*$"
@@ -220,7 +222,11 @@ def architectures(lowered: str) -> list[str]:
             before = lowered[max(0, match.start() - 30) : match.start()]
             if _GENERIC_BASELINE.search(lowered, max(0, match.start() - 50), match.start()):
                 continue  # 'an ImageNet ResNet': the baseline the user has, not a family asked for
-            (excluded if _ARCHITECTURE_NEGATION.search(before) else wanted).append(family)
+            if _ARCHITECTURE_NEGATION.search(before):
+                if not _SIZED_VARIANT.match(lowered, match.end()):  # 'no ViT-Large': a size ruled out
+                    excluded.append(family)
+            else:
+                wanted.append(family)
     if wanted:
         return [f for f in dict.fromkeys(wanted) if f not in excluded]
     if excluded:
