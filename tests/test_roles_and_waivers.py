@@ -388,3 +388,28 @@ def test_abbreviation_points_do_not_end_a_sentence() -> None:
         "Jean et al. used CNN features, e.g. from daytime imagery.",
         "I want more.",
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "required"),
+    [
+        ("I map crops from Sentinel-2 series on a laptop and want precomputed embeddings to download.", True),
+        (
+            "Is there a Sentinel-2 time-series model light enough to fine-tune on a CPU, or ready-made "
+            "embeddings we could download and feed to a classifier?",
+            False,
+        ),
+    ],
+)
+def test_embeddings_offered_as_one_way_among_others_are_accepted_not_required(
+    text: str, required: bool
+) -> None:
+    assert _query(text).precomputed_embeddings is required
+
+
+def test_a_wish_continued_after_or_that_is_still_asked_for() -> None:
+    query = _query(
+        "Is there a backbone pretrained with RGB+NIR, or that accepts arbitrary bands, for drone "
+        "detection with a few thousand boxes on one GPU?"
+    )
+    assert query.any_bands

@@ -300,7 +300,12 @@ def wished(lowered: str, wish: str) -> bool:
     """Whether the task asks for ``wish`` (a field ``wish`` of ``cues.csv``), not only says it does
     not want it."""
     for match in cue_pattern("wish", wish).finditer(lowered):
-        if not _WISH_NEGATED.search(words_before(lowered, match.start())):
+        before = words_before(lowered, match.start())
+        if _WISH_NEGATED.search(before):
+            continue
+        # Offered as one way among others ('a model I fine-tune, or ready-made embeddings'): accepted,
+        # not asked for.
+        if not cue_pattern("wish_accepted", "before").search(before):
             return True
     return False
 
