@@ -231,6 +231,7 @@ def bench_application(bench: Benchmark) -> str | None:
     return _application(bench.application, bench.dataset, bench.task_type)
 
 
+_MULTIPLE_CHOICE = re.compile(r"\bMCQ\b|multiple[\s-]choice", re.IGNORECASE)
 _VL_FORMATS = (  # (label pattern, the row's task type, application)
     (
         re.compile(r"\bvqa\b|question answering", re.IGNORECASE),
@@ -249,7 +250,9 @@ _VL_FORMATS = (  # (label pattern, the row's task type, application)
 
 @cache
 def _application(application: str | None, dataset: str, task_type: str) -> str | None:
-    if application:
+    # A multiple-choice question about a task ('change detection (bi-temporal MCQ)') is answered by
+    # picking an option: no result on the task's own output.
+    if application and not _MULTIPLE_CHOICE.search(application):
         # A trailing qualifier names a protocol ("cross-view geo-localization (image retrieval)").
         vocab = get_vocabulary("applications")
         if found := vocab.get(application) or vocab.get(strip_qualifier(application)):

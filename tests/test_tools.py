@@ -1346,3 +1346,19 @@ def test_too_few_models_taking_a_rare_input_is_said_so_the_whole_database_is_che
     thermal = [make_record(f"tir-{i}", modalities=["Thermal"], supported_sensors=["UAV"]) for i in range(3)]
     assert not filter_candidates(drone + thermal, query, minimum=3).rare_short
     assert not filter_candidates(drone, StructuredQuery(modality=["RGB"]), minimum=3).rare_short
+
+
+def test_a_multiple_choice_question_about_a_task_is_no_result_on_the_task() -> None:
+    def bench(application: str) -> Benchmark:
+        return Benchmark(
+            task_type="change detection",
+            application=application,
+            dataset="CHOICE (change detection, L-3)",
+            metrics=["OA"],
+            metrics_value=[57.0],
+            source_url="https://github.com/ShawnAn-WHU/CHOICE",
+        )
+
+    assert bench_application(bench("change detection (bi-temporal MCQ)")) is None
+    assert bench_application(bench("change detection (multiple-choice)")) is None
+    assert bench_application(bench("change detection (bi-temporal)")) == "change detection"
