@@ -413,3 +413,16 @@ def test_a_wish_continued_after_or_that_is_still_asked_for() -> None:
         "detection with a few thousand boxes on one GPU?"
     )
     assert query.any_bands
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Whatever I fine-tune has to hold up on islands and years I never label.",
+        "It must work on regions it was not trained on.",
+        "The model will be applied to unseen regions.",
+    ],
+)
+def test_holding_up_where_no_labels_were_made_asks_for_generalisation(said: str) -> None:
+    query = _query(f"I map floods from Sentinel-1 with about 200 labelled chips on one A100. {said}")
+    assert "generalization" in query.priorities
