@@ -114,3 +114,11 @@ def test_sensor_families_join_imaging_spectrometers_and_aerial_surveys() -> None
     assert "Sentinel-1" not in sensor_family("Airborne LiDAR")
     # sub-metre satellites
     assert {"WorldView-3", "Aerial"} <= sensor_family("SkySat")
+
+
+def test_a_speed_is_no_resolution() -> None:
+    query = _query(
+        "We fly a fixed-wing UAV at about 120 km/h and detect dolphins in 1080p frames on a Jetson "
+        "Xavier; the detector must stay under 50M parameters."
+    )
+    assert query.spatial_resolution_m is None

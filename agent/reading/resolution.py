@@ -53,6 +53,11 @@ _OUTPUT_RESOLUTION = re.compile(
 )
 
 
+_SPEED = re.compile(
+    r"\d+(?:\.\d+)?\s*(?:km|m|mi)\s*(?:/\s*(?:h|hr|hour|s|sec)\b|per\s+(?:hour|second)\b)|\d+\s*(?:kph|mph|km/h)\b"
+)
+
+
 def _resolution(text: str) -> tuple[str | None, float | None]:
     match = (
         _GSD.search(text)
@@ -87,4 +92,6 @@ def read_resolution(
     )
     # 'super-resolve Sentinel-2 to 2.5 m': the resolution after 'to' is the output's, not the data's.
     notes.extend(f"'{t.group(0).strip()}' read as the output resolution, not the input's" for t in targets)
-    return _resolution(blank_spans(lowered, [t.span() for t in targets]))
+    # ('a UAV at about 120 km/h': a speed, no length of a pixel)
+    speeds = [m.span() for m in _SPEED.finditer(lowered)]
+    return _resolution(blank_spans(lowered, [t.span() for t in targets] + speeds))
