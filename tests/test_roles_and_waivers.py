@@ -426,3 +426,19 @@ def test_a_wish_continued_after_or_that_is_still_asked_for() -> None:
 def test_holding_up_where_no_labels_were_made_asks_for_generalisation(said: str) -> None:
     query = _query(f"I map floods from Sentinel-1 with about 200 labelled chips on one A100. {said}")
     assert "generalization" in query.priorities
+
+
+def test_turning_a_pipeline_into_segmentation_of_imagery_keeps_the_imagery_an_input() -> None:
+    query = _query(
+        "I'm turning a building-only U-Net pipeline into multiclass segmentation of 10 cm aerial "
+        "orthophotos: six classes and about 1,800 labelled tiles. One 24 GB GPU."
+    )
+    assert "Aerial" in query.sensor and query.spatial_resolution_m == 0.1
+
+
+def test_classifying_cropped_objects_is_one_label_per_crop() -> None:
+    query = _query(
+        "I'm classifying warships cropped from HRSC-style imagery into nine fine-grained classes with "
+        "a k-NN gallery of 70 images per class. One 24 GB GPU."
+    )
+    assert query.task_type == "classification"
