@@ -155,8 +155,10 @@ def interpret(
     # 'no VHR involved': a resolution ruled out is none asked for.
     unruled = blank_spans(lowered, ruled)
     resolution, resolution_m = read_resolution(unruled, task.application, task.task_type, notes)
-    if not modalities and not sensors and resolution_m is not None:
-        modalities, either = _imagery_of_resolution(resolution_m, notes)
+    if not set(modalities) - {"Multi-temporal"} and not sensors and resolution_m is not None:
+        # ('bi-temporal 0.5 m image pairs': a series of what the resolution says)
+        kinds, either = _imagery_of_resolution(resolution_m, notes)
+        modalities = [*kinds, *modalities]
     licences, permissive = read_licences(lowered, notes)
     regions = read_regions(named.plain, named.dataset_ranges, exclusions.regions, notes)
     series_model = asks_series_model(lowered)

@@ -442,3 +442,12 @@ def test_classifying_cropped_objects_is_one_label_per_crop() -> None:
         "a k-NN gallery of 70 images per class. One 24 GB GPU."
     )
     assert query.task_type == "classification"
+
+
+def test_a_model_that_makes_pseudo_labels_is_a_label_source_and_pairs_take_their_resolution() -> None:
+    query = _query(
+        "Semi-supervised building change detection on bi-temporal 0.5 m image pairs: SemiCD-VL uses a "
+        "general VLM to make pseudo-labels. My hard constraint is a 6 GB laptop GPU."
+    )
+    assert "Text" not in query.modality
+    assert {"RGB", "Multi-temporal"} <= set(query.modality)
