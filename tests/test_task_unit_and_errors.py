@@ -282,7 +282,13 @@ def test_a_model_the_user_has_not_managed_to_train_yet_is_judged_with_the_others
             "visual question answering",
         ),
         (
+            # offered as one way among others: accepted, not required
             "Biomass from Landsat; the features must be cheap to run, or already be precomputed somewhere.",
+            "precomputed_embeddings",
+            False,
+        ),
+        (
+            "Biomass from Landsat; we want features already precomputed somewhere, nothing to run.",
             "precomputed_embeddings",
             True,
         ),
