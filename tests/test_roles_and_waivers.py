@@ -337,8 +337,15 @@ def test_optical_said_cloudy_only_as_a_contingency_is_not_ruled_out() -> None:
     assert not query.exclusions.modalities and not query.exclusions.sensors
 
 
-def test_optical_said_to_be_cloudy_as_a_fact_is_still_ruled_out() -> None:
-    query = _query("Optical images are almost always cloudy here. I map floods from Sentinel-1.")
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Optical images are almost always cloudy here. I map floods from Sentinel-1.",
+        "Our optical images are almost always cloudy, so I map floods from Sentinel-1 SAR only.",
+    ],
+)
+def test_optical_said_to_be_cloudy_as_a_fact_is_still_ruled_out(text: str) -> None:
+    query = _query(text)
     assert "Multispectral" in query.exclusions.modalities or "RGB" in query.exclusions.modalities
 
 
@@ -459,3 +466,18 @@ def test_the_users_own_score_keeps_the_users_set_up_and_labels() -> None:
         "accuracy on warship crops. Which backbone separates the classes better? One 24 GB GPU."
     )
     assert query.data_regime == "few-shot" and query.frozen_encoder
+
+
+def test_a_model_run_out_of_the_box_is_no_regime_when_the_user_counts_labels_to_be_had() -> None:
+    query = _query(
+        "The ArcGIS pretrained tree-detection model drew tiny boxes out of the box on our 5 cm drone "
+        "orthomosaic. I can hand-label a few hundred crowns and train on an RTX 4070."
+    )
+    assert query.data_regime == "few-shot"
+
+
+def test_out_of_the_box_use_wished_with_no_labels_stays_zero_shot() -> None:
+    query = _query(
+        "I want to detect trees in 5 cm drone orthomosaics out of the box; I have no labels at all."
+    )
+    assert query.data_regime == "zero-shot"

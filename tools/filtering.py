@@ -90,15 +90,14 @@ def takes_any(record: ModelRecord, modalities: Collection[str]) -> bool:
 
 def all_inputs_violation(record: ModelRecord, query: StructuredQuery) -> str | None:
     """The user needs one model taking every kind of imagery asked for ('takes both Sentinel-1 and
-    Sentinel-2', 'optical and radar fusion') and the record does not take one of them."""
+    Sentinel-2', 'optical and radar fusion') and the record does not take one of them; of one kind
+    from several sensors ('VIIRS night lights together with Sentinel-2'), is not documented for one."""
     if not query.all_inputs:
         return None
     wanted = requested_imagery(query)  # without Multi-temporal, which requested_modalities drops
     either = wanted & EITHER_MODALITIES if query.either_modality else set()
     groups = ([either] if either else []) + [{m} for m in sorted(wanted - either)]
     if len(groups) < 2:
-        # One kind of imagery from several sensors ('VIIRS night lights together with Sentinel-2'):
-        # the model documented for each.
         unseen = [s for s in query.sensor if not set(record.supported_sensors) & sensor_family(s)]
         if unseen and len({frozenset(sensor_family(s)) for s in query.sensor}) > 1:
             return f"is not documented for {unseen[0]} beside the other inputs"

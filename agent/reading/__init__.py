@@ -111,7 +111,9 @@ _ACTIVITY = re.compile(
     r"^(?:(?:so|then)\s+)?(?:fine[\s-]?tuning|training|running|using|deploying|hosting)\s+(?=\S)",
     re.IGNORECASE,
 )
-_ARTICLE = re.compile(r"^(?:(?:and|or|but|so|also|then|a|an|the|any)\s+)+", re.IGNORECASE)
+_ARTICLE = re.compile(
+    r"^(?:(?:and|or|but|so|also|then|a|an|the|any|our|my|their|these|those)\s+)+", re.IGNORECASE
+)
 
 
 def _around(span: RoleSpan, mentions: list[tuple[int, int]]) -> list[RoleSpan]:

@@ -58,6 +58,7 @@ _NO_FINE_TUNING = re.compile(
 )
 
 
+_OUT_OF_THE_BOX = re.compile(r"out[\s-]of[\s-]the[\s-]box")
 _CLUSTERING = re.compile(
     r"\bclustering\b|\b(?:to|can|could|or|then) cluster\b|\bcluster,|"
     r"\bcluster (?:them|the|my|our|these|land|pixels|images|tiles|scenes|patches)\b|"
@@ -189,6 +190,15 @@ def read_regime(lowered: str, sensors: list[str], task_type: str | None, notes: 
         notes.append(
             "'no fine-tuning' with a frozen encoder read as a light head on its features, not zero-shot"
         )
+    if (
+        regime == "zero-shot"
+        and _label_count(lowered)
+        and first_cue(regimes, blank_spans(lowered, [m.span() for m in _OUT_OF_THE_BOX.finditer(lowered)]))
+        != "zero-shot"
+    ):
+        # 'the pretrained detector drew tiny boxes out of the box; I can hand-label a few hundred
+        # crowns': how a model ran as it came is no regime when the user counts labels to be had.
+        regime = None
     # A count of labelled samples says how many labels there are, whatever else is done without them.
     if regime is None and (counted := _label_count(lowered)):
         regime = counted[0]
