@@ -8,6 +8,9 @@ from agent.api import select_models
 from agent.query import StructuredQuery
 from tools.ranking import query_weights
 
+# The task the size phrasings below are added to.
+_FLOOD_TASK = "I segment flooded fields in Sentinel-1 SAR scenes and have 3,000 labelled chips."
+
 
 def _query(text: str) -> StructuredQuery:
     return select_models(text, k=3, clarify=False).query
@@ -24,7 +27,7 @@ def _query(text: str) -> StructuredQuery:
     ],
 )
 def test_size_said_not_to_matter_takes_the_weight_off_lightness(said: str) -> None:
-    query = _query(f"I segment flooded fields in Sentinel-1 SAR scenes and have 3,000 labelled chips. {said}")
+    query = _query(f"{_FLOOD_TASK} {said}")
     assert query.compute.size_waived
     assert query_weights(query)["efficiency"] == 0.0
 
@@ -38,7 +41,7 @@ def test_size_said_not_to_matter_takes_the_weight_off_lightness(said: str) -> No
     ],
 )
 def test_other_things_said_not_to_matter_leave_size_weighed(said: str) -> None:
-    query = _query(f"I segment flooded fields in Sentinel-1 SAR scenes and have 3,000 labelled chips. {said}")
+    query = _query(f"{_FLOOD_TASK} {said}")
     assert not query.compute.size_waived
     assert query_weights(query)["efficiency"] > 0.0
 

@@ -173,6 +173,12 @@ class Regime(NamedTuple):
     task_type: str | None
 
 
+def _zero_shot_besides(phrases: re.Pattern[str], lowered: str) -> bool:
+    """Whether the task still reads as zero-shot with ``phrases`` taken out of it."""
+    blanked = blank_spans(lowered, [m.span() for m in phrases.finditer(lowered)])
+    return first_cue(cues("data_regime"), blanked) == "zero-shot"
+
+
 def read_regime(lowered: str, sensors: list[str], task_type: str | None, notes: list[str]) -> Regime:
     """The data regime of the task (``lowered``), saying in ``notes`` what was inferred."""
     regimes = cues("data_regime")
@@ -180,27 +186,18 @@ def read_regime(lowered: str, sensors: list[str], task_type: str | None, notes: 
     regime = "full-labels" if cue_pattern("labels_suffice", "full-labels").search(lowered) else None
     regime = regime or first_cue(regimes, lowered)
     frozen = bool(_FROZEN.search(lowered))
-    if (
-        frozen
-        and regime == "zero-shot"
-        and first_cue(regimes, blank_spans(lowered, [m.span() for m in _NO_FINE_TUNING.finditer(lowered)]))
-        != "zero-shot"
-    ):
+    counted = _label_count(lowered)
+    if frozen and regime == "zero-shot" and not _zero_shot_besides(_NO_FINE_TUNING, lowered):
         regime = None
         notes.append(
             "'no fine-tuning' with a frozen encoder read as a light head on its features, not zero-shot"
         )
-    if (
-        regime == "zero-shot"
-        and _label_count(lowered)
-        and first_cue(regimes, blank_spans(lowered, [m.span() for m in _OUT_OF_THE_BOX.finditer(lowered)]))
-        != "zero-shot"
-    ):
+    if regime == "zero-shot" and counted and not _zero_shot_besides(_OUT_OF_THE_BOX, lowered):
         # 'the pretrained detector drew tiny boxes out of the box; I can hand-label a few hundred
         # crowns': how a model ran as it came is no regime when the user counts labels to be had.
         regime = None
     # A count of labelled samples says how many labels there are, whatever else is done without them.
-    if regime is None and (counted := _label_count(lowered)):
+    if regime is None and counted:
         regime = counted[0]
         notes.append(counted[1])
     uses_unlabelled = (
