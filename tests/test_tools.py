@@ -821,6 +821,38 @@ def test_a_model_to_chat_with_must_write_free_text() -> None:
     assert ranked[0].record.model_id == "mllm"
 
 
+def test_questions_answered_need_a_model_that_writes_its_answers() -> None:
+    # Asked for VQA without saying 'chat': a CLIP-style model still only picks among given answers.
+    vqa = [bench("RSVQA-HR", "OA", 80.0, task="vqa", app="visual question answering")]
+    clip_vqa = record("clip-vqa", category="vision-language", backbone="CLIP ViT-B/16", benchmarks=vqa)
+    mllm = record(
+        "mllm",
+        category="vision-language",
+        backbone="CLIP ViT-L/14 + Vicuna-7B",
+        modalities=["RGB", "Text"],
+        benchmarks=[Benchmark.model_validate({**vqa[0], "metrics_value": [70.0]})],
+    )
+    query = StructuredQuery(application="visual question answering", task_type="vqa")
+    ranked = score_candidates([Candidate(clip_vqa), Candidate(mllm)], query, EvidenceIndex([clip_vqa, mllm]))
+    assert ranked[0].record.model_id == "mllm"
+
+
+def test_a_chat_model_not_shown_making_maps_fits_a_mapping_task_little() -> None:
+    chat = record(
+        "chat",
+        category="vision-language",
+        backbone="InternVL2 with a Phi-3-mini LLM",
+        task_types=["detection", "vqa", "captioning"],
+    )
+    segmenter = record("segmenter", category="vision-language", task_types=["segmentation", "vqa"])
+    query = StructuredQuery(task_type="segmentation")
+    index = EvidenceIndex([chat, segmenter])
+    ranked = score_candidates([Candidate(chat), Candidate(segmenter)], query, index)
+    fit = {c.record.model_id: c.criteria["application"] for c in ranked}
+    assert fit["chat"].score == 0.3 and "writes text" in fit["chat"].evidence[0]
+    assert fit["segmenter"].score > fit["chat"].score
+
+
 def test_a_floor_on_a_named_benchmark_is_checked_on_its_results() -> None:
     # 95 elsewhere does not lift a result of 85 on the benchmark the user named.
     named_low = record(
@@ -1052,6 +1084,16 @@ def test_a_rare_input_taker_over_the_devices_budget_beats_one_without_the_input(
     # A budget the user stated is not bent for it.
     stated = edge.model_copy(update={"compute": ComputeBudget(device_class="edge", max_parameters_m=30)})
     assert [r.model_id for r in filter_candidates([rgb, thermal], stated).survivors] == ["rgb"]
+
+
+def test_a_rare_input_taker_far_over_the_devices_budget_is_not_brought_in() -> None:
+    edge = StructuredQuery(
+        task_type="segmentation", modality=["Thermal", "RGB"], compute=ComputeBudget(device_class="edge")
+    )
+    rgb = record("rgb", modalities=["RGB"], num_parameters=20)
+    chat = record("chat", modalities=["RGB", "Thermal", "Text"], num_parameters=4000)
+    # A 4B model does not run on a Jetson however rare its input: the budget bends, within bounds.
+    assert [r.model_id for r in filter_candidates([rgb, chat], edge, minimum=1).survivors] == ["rgb"]
 
 
 def test_a_rare_input_taker_beats_a_wavelength_aware_model_without_the_input() -> None:

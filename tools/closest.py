@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from agent.query import StructuredQuery
 from rsfmd.schema import ModelRecord
-from tools.filtering import violations
+from tools.filtering import size_for_user, violations
 from tools.ranking import RARE_INPUT_RELAXABLE, distinctive_modalities, takes_rare
 
 # Relaxed in this order when nothing (or too little) survives; modality is never relaxed.
@@ -89,6 +89,7 @@ def filter_candidates(
                 takes_rare(record, query, rare)
                 and broken[record.model_id]
                 and set(broken[record.model_id]) <= bendable
+                and not _far_over_budget(record, query)
             ):
                 outcome.survivors.append(record)
                 outcome.relaxed[record.model_id] = sorted(broken[record.model_id])
@@ -112,3 +113,15 @@ def filter_candidates(
         if len(outcome.survivors) >= minimum:
             break
     return outcome
+
+
+# A device's budget bends for a model that takes the rare input, but not without bound: ten times
+# the size a laptop or a Jetson is read to hold does not run there.
+BENDABLE_OVER_BUDGET = 4.0
+
+
+def _far_over_budget(record: ModelRecord, query: StructuredQuery) -> bool:
+    """Whether the model is so far over the device's budget that bending it would be no help."""
+    limit = query.compute.parameter_limit()
+    size = size_for_user(record, query)
+    return limit is not None and size is not None and size > BENDABLE_OVER_BUDGET * limit

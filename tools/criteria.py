@@ -35,6 +35,7 @@ from tools.filtering import (
 )
 from tools.fit import far_from_users_pixels
 
+MAP_TASKS = frozenset({"segmentation", "instance segmentation", "regression", "change detection"})
 VL_TASKS = frozenset({"captioning", "vqa", "visual grounding", "retrieval", "zero-shot classification"})
 # Applications whose input is an image pair, though their task type is shared with single-image
 # ones: a change captioner writes about a before and an after image, not about one image.
@@ -67,7 +68,7 @@ def _input_mismatch(r: ModelRecord, query: StructuredQuery, shown_on_application
     if reads_no_text_for(r, query):
         # 'open-vocabulary detection': the classes come as text, which a closed-set model cannot read.
         return Criterion(0.1, evidence=[f"{query.application} needs a model that reads text"], known=True)
-    if query.conversational and not r.writes_text:
+    if (query.conversational or query.task_type == "vqa") and not r.writes_text:
         # A CLIP-style model answers a question only by choosing among answers it is given.
         return Criterion(0.2, evidence=["writes no free text: it can only pick among given answers"])
     if query.application == "promptable segmentation" and not shown_on_application:
@@ -132,6 +133,9 @@ def application_fit(c: Candidate, query: StructuredQuery, unevidenced: bool = Fa
     if query.task_type == "segmentation" and query.multi_temporal and "time-series classification" in tasks:
         # A map from image time series is each pixel's series classified: what such an encoder does.
         return Criterion(0.75, evidence=["maps by classifying each pixel's time series"])
+    if query.task_type in MAP_TASKS and r.category == Category.vision_language and r.writes_text:
+        # A chat model answers in words; masks, boxes or values per pixel need a model shown making them.
+        return Criterion(0.3, evidence=[f"writes text, not shown giving {query.task_type} output"])
     if query.task_type and tasks & RELATED_TASKS.get(query.task_type, frozenset()):
         return Criterion(0.55, evidence=[f"handles related tasks ({', '.join(sorted(tasks)[:3])})"])
     if not tasks:
