@@ -24,7 +24,8 @@ _WITHOUT_RETRAINING = re.compile(
 _SIMILARITY_SEARCH = re.compile(
     r"\bsimilarity search|\bnearest[\s-]neighbou?r (?:query|queries|search|lookups?)\b|"
     r"\b(?:find|finding|search(?:ing)?(?:\s+for)?|retriev\w*|look(?:ing)?\s+for)\s+"
-    r"(?:the\s+)?(?:most\s+)?similar\s+(?:images|tiles|patches|scenes|places|locations|areas|fields|sites)\b"
+    r"(?:the\s+)?(?:most\s+)?similar\s+(?:images|tiles|patches|scenes|places|locations|areas|fields|sites)\b|"
+    r"\b(?:highlight|flag|map|mark)\s+(?:every|all|each)\s+similar\b|\bcosine similarity\b"
 )
 # Learning of one's own from unlabelled data ('continue self-supervised pretraining on our archive',
 # 'unsupervised change signals').
@@ -88,6 +89,7 @@ class _CountPatterns(NamedTuple):
     figures: re.Pattern[str]  # a count in figures: number, qualifiers, sample noun
     samples: re.Pattern[str]  # what follows a count in words: qualifiers, sample noun
     labelled: re.Pattern[str]  # a word of labelling
+    testing: re.Pattern[str]  # labels kept to test a model, not to train one ('which I'd keep for testing')
     words: tuple[tuple[re.Pattern[str], float], ...]  # counts in words ('a few hundred': 300)
 
 
@@ -95,7 +97,7 @@ class _CountPatterns(NamedTuple):
 def _count_patterns() -> _CountPatterns:
     """The patterns of a count of labelled samples, read from ``cues.csv`` once."""
     rows = dict(cues("label_count"))
-    sample, labelled = rows.pop("sample"), rows.pop("labelled")
+    sample, labelled, testing = rows.pop("sample"), rows.pop("labelled"), rows.pop("testing")
     words = tuple(
         # ('a few hundred thousand instances': the word count scaled)
         (re.compile(rf"\b(?:{pattern})\s+(?:(thousand|million)\s+)?(?:of\s+)?"), float(value))
@@ -104,7 +106,9 @@ def _count_patterns() -> _CountPatterns:
     samples = rf"{_QUALIFIERS}(?:{sample})\b"
     # (a year is no count: 'pairs from 2016 and 2022')
     count = re.compile(rf"(?<![\w.,^×-])(?!(?:19|20)\d\d\b){_NUMBER}\s*{samples}")
-    return _CountPatterns(count, re.compile(samples), re.compile(rf"(?<!\w)(?:{labelled})"), words)
+    return _CountPatterns(
+        count, re.compile(samples), re.compile(rf"(?<!\w)(?:{labelled})"), re.compile(testing), words
+    )
 
 
 def _counts(text: str) -> list[tuple[float, int, int]]:
@@ -134,11 +138,14 @@ def _said_labelled(near: str, labelled: re.Pattern[str]) -> bool:
 
 def _label_count(text: str) -> tuple[str, str] | None:
     """(regime, note) from a stated number of labelled samples; None when no count is stated."""
-    labelled = _count_patterns().labelled
+    labelled, testing = _count_patterns().labelled, _count_patterns().testing
     for start, end in sentence_spans(text):
         sentence = text[start:end]
         for count, s, e in _counts(sentence):
             near = sentence[max(0, s - _NEAR) : e + _NEAR]
+            if testing.match(sentence[e : e + _NEAR]):
+                # Labels kept to test a model with are no budget to train one on.
+                continue
             # ('20 images per class': a count per class is a count of labels)
             per = _PER_CLASS.match(sentence, e)
             # (a count of pixels says how many samples only per class: '1M labelled pixels' may be a

@@ -191,9 +191,14 @@ def _called_first(apps: list[TermSpan], task_text: str) -> list[TermSpan]:
         wanted = [a for a in apps[1:] if a[0] != apps[0][0] and _wanted(task_text, a[1])]
         if wanted:
             apps = [wanted[0], *(a for a in apps if a is not wanted[0])]
-    if len(apps) > 1 and _OWN_DATA.search(task_text[max(0, apps[0][1] - 40) : apps[0][1]]):
+    if (
+        len(apps) > 1
+        and table.column(apps[0][0], "domain") != "vision-language"
+        and _OWN_DATA.search(task_text[max(0, apps[0][1] - 40) : apps[0][1]])
+    ):
         # 'I tried SatMAE on our field parcels; what could work for crop type mapping?': an
-        # application said of the user's data gives way to one said as the task.
+        # application said of the user's data gives way to one said as the task (how the task is
+        # done, from text, is said of no data: 'point it at my orthophotos with a class list').
         tasks = [a for a in apps if not _OWN_DATA.search(task_text[max(0, a[1] - 40) : a[1]])]
         apps = [*tasks, *(a for a in apps if a not in tasks)]
     return apps

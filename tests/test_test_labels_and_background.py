@@ -1,0 +1,85 @@
+"""Labels kept to test a model with, a benchmark's baselines, a model judged a poor fit, and a map
+clicked to find similar places: what each says of the user's task, and what it does not."""
+
+from __future__ import annotations
+
+import pytest
+
+from agent.api import select_models
+from agent.query import StructuredQuery
+from agent.reading.labels import read_regime
+
+
+def _query(text: str) -> StructuredQuery:
+    return select_models(text, k=3, clarify=False).query
+
+
+def _regime(text: str) -> str | None:
+    return read_regime(text.lower(), [], None, []).data
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I have hand-labelled 40 tiles, which I'd keep for testing.",
+        "There are 60 annotated images, only for evaluation.",
+        "We labelled 120 chips and set them aside as a test set.",
+    ],
+)
+def test_labels_kept_for_testing_are_no_training_budget(text: str) -> None:
+    assert _regime(text) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "We have 500 labelled tiles for training and keep 100 for testing.",
+        "We have 500 labelled tiles and keep 100 of them for validation.",
+        "I have 300 labelled tiles.",
+    ],
+)
+def test_labels_to_train_on_still_count_beside_a_test_split(text: str) -> None:
+    assert _regime(text) == "few-shot"
+
+
+def test_a_class_list_pointed_at_own_orthophotos_asks_for_open_vocabulary_segmentation() -> None:
+    query = _query(
+        "I have drone orthophotos of two villages at 3 cm and want six classes: roof, road, tree, grass, "
+        "water and car. I labelled 30 tiles, which I'll keep for testing. Is there a pretrained model I "
+        "can point at my orthophotos with just a class list?"
+    )
+    assert (query.application, query.task_type) == ("open-vocabulary segmentation", "segmentation")
+    assert query.data_regime != "few-shot"
+
+
+def test_a_benchmarks_baselines_are_no_architecture_asked_for() -> None:
+    query = _query(
+        "I want to predict land surface temperature from Landsat 8 with its thermal bands, like a "
+        "benchmark whose baselines are a CNN+LSTM and a U-Net trained from scratch. Which pretrained "
+        "encoders take thermal bands?"
+    )
+    assert query.architectures == []
+    assert "Thermal" in query.modality
+
+
+def test_a_model_judged_a_poor_fit_says_nothing_of_the_users_data() -> None:
+    query = _query(
+        "We count seals in aerial survey photos at 2 cm. I tried a small encoder, but a backbone pretrained "
+        "on 10 m Sentinel-2 seems a poor fit for centimetre-scale photos. What should I fine-tune?"
+    )
+    assert "Sentinel-2" not in query.sensor
+    assert query.spatial_resolution_m is None or query.spatial_resolution_m < 1
+
+
+def test_clicking_known_sites_to_find_similar_ones_is_search_not_promptable_segmentation() -> None:
+    query = _query(
+        "In a notebook I want to click on a handful of known sites and highlight every similar patch "
+        "across the country, querying published Sentinel-2 embeddings with cosine similarity."
+    )
+    assert query.application != "promptable segmentation"
+    assert query.data_regime == "unlabeled"
+
+
+def test_clicking_a_feature_for_its_mask_stays_promptable_segmentation() -> None:
+    query = _query("Analysts should click on a feature in our 3 cm drone mosaics and get its mask instantly.")
+    assert query.application == "promptable segmentation"
