@@ -83,3 +83,30 @@ def test_clicking_known_sites_to_find_similar_ones_is_search_not_promptable_segm
 def test_clicking_a_feature_for_its_mask_stays_promptable_segmentation() -> None:
     query = _query("Analysts should click on a feature in our 3 cm drone mosaics and get its mask instantly.")
     assert query.application == "promptable segmentation"
+
+
+def test_no_reference_labels_and_embedding_each_composite_is_unlabelled_use() -> None:
+    query = _query(
+        "We want the years in which each forest stand was disturbed. We have no reference labels at all, "
+        "just annual Landsat composites; could we embed each composite with a pretrained model and flag "
+        "the years where a pixel's representation jumps?"
+    )
+    assert query.data_regime == "unlabeled"
+    assert query.application == "deforestation monitoring"
+
+
+@pytest.mark.parametrize(
+    ("text", "recency"),
+    [
+        ("Which is the latest foundation model for flood mapping from Sentinel-1?", True),
+        ("We want every disturbance, not only the most recent event, from Landsat composites.", False),
+        ("We map crops from the latest Sentinel-2 imagery.", False),
+    ],
+)
+def test_recency_is_asked_of_models_not_of_events_or_imagery(text: str, recency: bool) -> None:
+    assert ("recency" in _query(text).priorities) is recency
+
+
+def test_neighbourhood_median_income_is_a_socioeconomic_estimate() -> None:
+    query = _query("We predict median income of census block groups from satellite embeddings.")
+    assert (query.application, query.task_type) == ("poverty mapping", "regression")

@@ -65,7 +65,9 @@ _CLUSTERING = re.compile(
     r"\bcluster (?:them|the|my|our|these|land|pixels|images|tiles|scenes|patches)\b|"
     # ('feature differences I can threshold'): features used as they come out
     r"\b(?:features?|embeddings?|feature differences?)\s+(?:that\s+)?(?:i|we)\s+(?:can|could)\s+"
-    r"(?:threshold|cluster|compare)"
+    r"(?:threshold|cluster|compare)|"
+    # ('embed each annual composite and flag the years where it jumps'): features used as they come
+    r"\bembed\s+(?:each|every|all|our|my)\b"
 )
 # A count of labelled samples, read in three parts: a number ('1,200', '25k', 'a few hundred'), up to
 # three words that qualify the samples ('hand-digitised change'), and a noun of samples from
