@@ -110,3 +110,51 @@ def test_recency_is_asked_of_models_not_of_events_or_imagery(text: str, recency:
 def test_neighbourhood_median_income_is_a_socioeconomic_estimate() -> None:
     query = _query("We predict median income of census block groups from satellite embeddings.")
     assert (query.application, query.task_type) == ("poverty mapping", "regression")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "We have ICEYE spotlight scenes but no SAR analyst to label any aircraft.",
+        "SAR experts to annotate are out of reach, so labels come from optical pairs over Capella scenes.",
+    ],
+)
+def test_a_kind_of_imagery_said_of_people_rules_nothing_out(text: str) -> None:
+    query = _query(text)
+    assert "SAR" not in query.exclusions.modalities
+    assert "SAR" in query.modality
+
+
+def test_radar_expertise_lacking_is_no_radar_input() -> None:
+    query = _query("We have no radar expertise in house, so we map crops from Sentinel-2 time series.")
+    assert "SAR" not in query.modality
+
+
+def test_parked_aircraft_flagged_in_radar_scenes_is_aircraft_detection() -> None:
+    query = _query("I want to flag parked aircraft at airfields in ICEYE SAR scenes.")
+    assert (query.application, query.task_type) == ("aircraft detection", "detection")
+
+
+def test_a_faster_r_cnn_is_a_model_not_a_wish_for_speed() -> None:
+    query = _query(
+        "A Faster R-CNN started from ImageNet finds the common tree species in our 10 cm aerial photos; "
+        "which backbone should we start from for crown delineation of rarer species?"
+    )
+    assert "speed" not in query.priorities
+    assert query.application == "forest mapping"
+
+
+def test_questions_answered_in_plain_english_are_visual_question_answering() -> None:
+    query = _query(
+        "I'd like something I can question in plain English about our drone mosaics that returns the "
+        "answer together with boxes around the buildings it means."
+    )
+    assert (query.application, query.task_type) == ("visual question answering", "vqa")
+
+
+def test_a_gpu_named_beside_labels_for_checking_stays_the_users_machine() -> None:
+    query = _query(
+        "We map flood damage from 2 cm drone mosaics. We have a 24 GB RTX 4090 and about 100 annotated "
+        "tiles for checking."
+    )
+    assert query.compute.device_class == "single-gpu"

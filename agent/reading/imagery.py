@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 from agent.query import EITHER_MODALITIES, Exclusions
 from agent.reading.platforms import airborne_sensors, carried_platforms
-from agent.reading.tables import model_noun_after, model_trained_before
+from agent.reading.tables import cue_pattern, model_noun_after, model_trained_before
 from agent.reading.terms import TermSpan, find_terms
 from rsfmd.vocab import airborne, get_vocabulary, sensor_modality, typical_modalities
 
@@ -80,12 +80,15 @@ def _vhr_multispectral(sensor: str) -> bool:
 
 def data_terms(written: str) -> list[TermSpan]:
     """The modality terms of ``written``; 'a pretrained canopy height model' is a model that
-    predicts heights, not a lidar product."""
+    predicts heights, not a lidar product, and 'SAR analysts' are people."""
     lowered = written.lower()
+    people = cue_pattern("person_noun", "after")
     return [
         (m, s, e)
         for m, s, e in find_terms(written, "modalities")
         if not (lowered[s:e].endswith(("model", "models")) and _PRETRAINED_BEFORE.search(lowered, 0, s))
+        # ('no SAR analyst', 'radar expertise'): a kind of imagery said of people is no data
+        and not people.match(lowered, e)
     ]
 
 
@@ -104,7 +107,8 @@ def _named_modalities(written: str, lowered: str, apps: list[TermSpan], notes: l
         modalities.remove("Vector map")
         role = "the source of the labels" if _OSM_LABELS.search(spans[0].lower()) else "the map to complete"
         notes.append(f"'{spans[0]}' read as {role}, not as an input")
-    if re.search(r"\bsar\b|\bradar\b|\binsar\b", lowered):
+    people = cue_pattern("person_noun", "after")
+    if any(not people.match(lowered, m.end()) for m in re.finditer(r"\bsar\b|\bradar\b|\binsar\b", lowered)):
         modalities.append("SAR")
     return modalities
 

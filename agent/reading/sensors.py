@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from agent.mentions import NOT
 from agent.query import Exclusions
 from agent.reading.slips import find_terms_fuzzy
-from agent.reading.tables import model_noun_after
+from agent.reading.tables import cue_pattern, model_noun_after
 from agent.reading.terms import TermSpan, find_terms
 from rsfmd.vocab import sensor_modality
 
@@ -72,11 +72,16 @@ def read_exclusions(text: str) -> Exclusions:
             continue  # "we don't have time-series labels": a statement about labels, not the data
         for canonical, _, _ in find_terms(fragment, "sensors"):
             sensors.append(canonical)
-        for canonical, _, _ in find_terms(fragment, "modalities"):
-            modalities.append(canonical)
+        # ('no SAR analyst to make any'): a kind of imagery said of people is no data ruled out
+        people = cue_pattern("person_noun", "after")
+        for canonical, _, end in find_terms(fragment, "modalities"):
+            if not people.match(fragment, end):
+                modalities.append(canonical)
         for canonical, _, _ in find_terms(fragment, "regions"):
             regions.append(canonical)
-        if re.match(r"(?:(?:any|the|an?)\s+)?(?:sar|radar)\b", fragment):
+        if (sar := re.match(r"(?:(?:any|the|an?)\s+)?(?:sar|radar)\b", fragment)) and not people.match(
+            fragment, sar.end()
+        ):
             modalities.append("SAR")
         if re.match(r"(?:(?:any|the|an?)\s+)?optical\b", fragment):
             modalities.extend(["RGB", "Multispectral", "Hyperspectral"])
