@@ -158,3 +158,20 @@ def test_a_gpu_named_beside_labels_for_checking_stays_the_users_machine() -> Non
         "tiles for checking."
     )
     assert query.compute.device_class == "single-gpu"
+
+
+def test_holding_up_under_changes_of_sensor_asks_for_generalisation() -> None:
+    query = _query(
+        "Our kelp segmentation runs on drone RGB mosaics from several cameras. I want a backbone "
+        "documented to hold up under changes of sensor, scale and region."
+    )
+    assert "generalization" in query.priorities
+
+
+def test_what_a_named_model_is_built_around_is_not_the_users_data() -> None:
+    query = _query(
+        "Clay was my first idea, but it is built around Sentinel/Landsat-style inputs. I have 0.3 m aerial "
+        "RGB orthophotos and 260 labelled tiles for land-cover segmentation."
+    )
+    assert "Landsat" not in query.sensor
+    assert query.modality == ["RGB"]
