@@ -62,12 +62,26 @@ def test_a_benchmarks_baselines_are_no_architecture_asked_for() -> None:
     assert "Thermal" in query.modality
 
 
-def test_a_model_judged_a_poor_fit_says_nothing_of_the_users_data() -> None:
-    query = _query(
-        "We count seals in aerial survey photos at 2 cm. I tried a small encoder, but a backbone pretrained "
-        "on 10 m Sentinel-2 seems a poor fit for centimetre-scale photos. What should I fine-tune?"
-    )
-    assert "Sentinel-2" not in query.sensor
+@pytest.mark.parametrize(
+    ("text", "not_data"),
+    [
+        (
+            "We count seals in aerial survey RGB photos at 2 cm. I tried a small encoder, but a backbone "
+            "pretrained on 10 m Sentinel-2 seems a poor fit for centimetre-scale photos. What should I "
+            "fine-tune?",
+            "Sentinel-2",
+        ),
+        (
+            "Clay was my first idea, but it is built around Sentinel/Landsat-style inputs. I have 0.3 m "
+            "aerial RGB orthophotos and 260 labelled tiles for land-cover segmentation.",
+            "Landsat",
+        ),
+    ],
+)
+def test_what_a_model_is_judged_or_built_around_is_not_the_users_data(text: str, not_data: str) -> None:
+    query = _query(text)
+    assert not_data not in query.sensor
+    assert query.modality == ["RGB"]
     assert query.spatial_resolution_m is None or query.spatial_resolution_m < 1
 
 
@@ -166,12 +180,3 @@ def test_holding_up_under_changes_of_sensor_asks_for_generalisation() -> None:
         "documented to hold up under changes of sensor, scale and region."
     )
     assert "generalization" in query.priorities
-
-
-def test_what_a_named_model_is_built_around_is_not_the_users_data() -> None:
-    query = _query(
-        "Clay was my first idea, but it is built around Sentinel/Landsat-style inputs. I have 0.3 m aerial "
-        "RGB orthophotos and 260 labelled tiles for land-cover segmentation."
-    )
-    assert "Landsat" not in query.sensor
-    assert query.modality == ["RGB"]
