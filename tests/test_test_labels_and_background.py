@@ -180,3 +180,15 @@ def test_holding_up_under_changes_of_sensor_asks_for_generalisation() -> None:
         "documented to hold up under changes of sensor, scale and region."
     )
     assert "generalization" in query.priorities
+
+
+@pytest.mark.parametrize(
+    ("text", "wanted"),
+    [
+        ("Loading fails on size mismatches in the patch-embedding layers of the checkpoint.", False),
+        ("The input embedding layer expects 12 bands.", False),
+        ("We want embedding layers we can add to Earth Engine for Kenya.", True),
+    ],
+)
+def test_a_networks_embedding_layers_are_no_wish_for_precomputed_embeddings(text: str, wanted: bool) -> None:
+    assert _query(text).precomputed_embeddings is wanted
