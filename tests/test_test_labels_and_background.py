@@ -192,3 +192,39 @@ def test_holding_up_under_changes_of_sensor_asks_for_generalisation() -> None:
 )
 def test_a_networks_embedding_layers_are_no_wish_for_precomputed_embeddings(text: str, wanted: bool) -> None:
     assert _query(text).precomputed_embeddings is wanted
+
+
+@pytest.mark.parametrize(
+    ("text", "ruled_out"),
+    [
+        ("Which encoder can ingest all eight SuperDove bands, not just RGB+NIR?", []),
+        ("Which backbones really use all the Sentinel-2 bands (not just RGB)?", ["RGB"]),
+    ],
+)
+def test_not_just_some_bands_asks_for_more_and_rules_out_only_rgb_alone(
+    text: str, ruled_out: list[str]
+) -> None:
+    query = _query(text)
+    assert query.exclusions.modalities == ruled_out
+    assert "Multispectral" in query.modality
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "A ResNet-18 trained from scratch on 8-band chips and an XGBoost on per-footprint spectra both give "
+        "poor F1. Which pretrained encoder should I fine-tune on PlanetScope?",
+        "My inputs are annual Landsat composites; a ResNet50 + ConvLSTM baseline reaches IoU 0.33. Which "
+        "pretrained model takes Landsat time series?",
+    ],
+)
+def test_a_tried_network_or_baseline_is_no_architecture_asked_for(text: str) -> None:
+    assert _query(text).architectures == []
+
+
+def test_labels_transferred_from_another_sensors_classifier_are_not_its_data() -> None:
+    query = _query(
+        "We have 10 cm RGB orthomosaics and 2,000 labelled crowns, plus noisy species labels transferred "
+        "from a hyperspectral classifier. Which backbone separates 20 tree species?"
+    )
+    assert query.modality == ["RGB"]

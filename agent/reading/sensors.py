@@ -24,6 +24,7 @@ _EXCLUDE = re.compile(
 )
 
 
+_NOT_JUST = re.compile(r"not\s+(?:just|only|merely|simply|solely)\b")
 # ('no change captions of my own': captions and question-answer pairs are the labels of text tasks)
 _LABELS = re.compile(
     r"\b(?:labels?|labell?ed|annotations?|ground truth|captions?|"
@@ -70,6 +71,12 @@ def read_exclusions(text: str) -> Exclusions:
         _, fragment = _ruled_out(match)
         if _LABELS.search(fragment):
             continue  # "we don't have time-series labels": a statement about labels, not the data
+        if _NOT_JUST.match(text, match.start()):
+            # 'all the bands, not just RGB' rules out models taking RGB alone; 'not just RGB+NIR'
+            # asks for more than four bands, which no kind of imagery says: nothing is ruled out.
+            if [m for m, _, _ in find_terms(fragment, "modalities")] == ["RGB"]:
+                modalities.append("RGB")
+            continue
         for canonical, _, _ in find_terms(fragment, "sensors"):
             sensors.append(canonical)
         # ('no SAR analyst to make any'): a kind of imagery said of people is no data ruled out
