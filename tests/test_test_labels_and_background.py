@@ -142,10 +142,11 @@ def test_a_kind_of_imagery_said_of_people_rules_nothing_out(text: str) -> None:
 def test_radar_expertise_lacking_is_no_radar_input() -> None:
     query = _query("We have no radar expertise in house, so we map crops from Sentinel-2 time series.")
     assert "SAR" not in query.modality
+    assert "SAR" not in query.exclusions.modalities
 
 
 def test_parked_aircraft_flagged_in_radar_scenes_is_aircraft_detection() -> None:
-    query = _query("I want to flag parked aircraft at airfields in ICEYE SAR scenes.")
+    query = _query("We want to count parked aircraft in our ICEYE spotlight scenes, with no labels.")
     assert (query.application, query.task_type) == ("aircraft detection", "detection")
 
 
