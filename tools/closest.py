@@ -115,8 +115,8 @@ def filter_candidates(
     return outcome
 
 
-# A device's budget bends for a model that takes the rare input, but not without bound: ten times
-# the size a laptop or a Jetson is read to hold does not run there.
+# A device's budget bends for a model that takes the rare input, but not without bound: a model
+# several times the size a laptop or a Jetson is read to hold does not run there.
 BENDABLE_OVER_BUDGET = 4.0
 
 

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 from agent.query import EITHER_MODALITIES, Exclusions
 from agent.reading.platforms import airborne_sensors, carried_platforms
-from agent.reading.tables import cue_pattern, model_noun_after, model_trained_before
+from agent.reading.tables import model_noun_after, model_trained_before, person_noun_after
 from agent.reading.terms import TermSpan, find_terms
 from rsfmd.vocab import airborne, get_vocabulary, sensor_modality, typical_modalities
 
@@ -82,7 +82,7 @@ def data_terms(written: str) -> list[TermSpan]:
     """The modality terms of ``written``; 'a pretrained canopy height model' is a model that
     predicts heights, not a lidar product, and 'SAR analysts' are people."""
     lowered = written.lower()
-    people = cue_pattern("person_noun", "after")
+    people = person_noun_after()
     return [
         (m, s, e)
         for m, s, e in find_terms(written, "modalities")
@@ -107,7 +107,7 @@ def _named_modalities(written: str, lowered: str, apps: list[TermSpan], notes: l
         modalities.remove("Vector map")
         role = "the source of the labels" if _OSM_LABELS.search(spans[0].lower()) else "the map to complete"
         notes.append(f"'{spans[0]}' read as {role}, not as an input")
-    people = cue_pattern("person_noun", "after")
+    people = person_noun_after()
     if any(not people.match(lowered, m.end()) for m in re.finditer(r"\bsar\b|\bradar\b|\binsar\b", lowered)):
         modalities.append("SAR")
     return modalities

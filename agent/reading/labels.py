@@ -140,12 +140,12 @@ def _said_labelled(near: str, labelled: re.Pattern[str]) -> bool:
 
 def _label_count(text: str) -> tuple[str, str] | None:
     """(regime, note) from a stated number of labelled samples; None when no count is stated."""
-    labelled, testing = _count_patterns().labelled, _count_patterns().testing
+    patterns = _count_patterns()
     for start, end in sentence_spans(text):
         sentence = text[start:end]
         for count, s, e in _counts(sentence):
             near = sentence[max(0, s - _NEAR) : e + _NEAR]
-            if testing.match(sentence[e : e + _NEAR]):
+            if patterns.testing.match(sentence[e : e + _NEAR]):
                 # Labels kept to test a model with are no budget to train one on.
                 continue
             # ('20 images per class': a count per class is a count of labels)
@@ -154,7 +154,7 @@ def _label_count(text: str) -> tuple[str, str] | None:
             # few dense masks)
             pixels = sentence[s:e].rstrip("s").endswith("pixel")
             per_class, e = bool(per), per.end() if per else e
-            if not per_class and (pixels or not _said_labelled(near, labelled)):
+            if not per_class and (pixels or not _said_labelled(near, patterns.labelled)):
                 continue
             limit = FEW_LABELS_PER_CLASS if per_class else FEW_LABELS
             regime = "few-shot" if count < limit else "full-labels"

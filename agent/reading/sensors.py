@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from agent.mentions import NOT
 from agent.query import Exclusions
 from agent.reading.slips import find_terms_fuzzy
-from agent.reading.tables import cue_pattern, model_noun_after
+from agent.reading.tables import model_noun_after, person_noun_after
 from agent.reading.terms import TermSpan, find_terms
 from rsfmd.vocab import sensor_modality
 
@@ -67,6 +67,8 @@ def read_exclusions(text: str) -> Exclusions:
     modalities: list[str] = []
     sensors: list[str] = []
     regions: list[str] = []
+    # ('no SAR analyst to make any'): a kind of imagery said of people is no data ruled out
+    people = person_noun_after()
     for match in _EXCLUDE.finditer(text):
         _, fragment = _ruled_out(match)
         if _LABELS.search(fragment):
@@ -79,8 +81,6 @@ def read_exclusions(text: str) -> Exclusions:
             continue
         for canonical, _, _ in find_terms(fragment, "sensors"):
             sensors.append(canonical)
-        # ('no SAR analyst to make any'): a kind of imagery said of people is no data ruled out
-        people = cue_pattern("person_noun", "after")
         for canonical, _, end in find_terms(fragment, "modalities"):
             if not people.match(fragment, end):
                 modalities.append(canonical)

@@ -53,6 +53,14 @@ def model_noun_after() -> re.Pattern[str]:
 
 
 @cache
+def person_noun_after() -> re.Pattern[str]:
+    """A noun of people right after a kind of imagery: '[SAR] analysts', '[radar] expertise'
+    (``cues.csv``, field ``person_noun``): the kind is said of people, not of data; match it at the
+    end of the kind."""
+    return cue_pattern("person_noun", "after")
+
+
+@cache
 def model_trained_before() -> re.Pattern[str]:
     """A model noun and what it saw, right before a kind of imagery: 'a model pretrained on
     [thermal]', 'any model that has actually seen [thermal] infrared', 'a model that knows aerial
