@@ -468,16 +468,21 @@ def test_the_users_own_score_keeps_the_users_set_up_and_labels() -> None:
     assert query.data_regime == "few-shot" and query.frozen_encoder
 
 
-def test_a_model_run_out_of_the_box_is_no_regime_when_the_user_counts_labels_to_be_had() -> None:
-    query = _query(
-        "The ArcGIS pretrained tree-detection model drew tiny boxes out of the box on our 5 cm drone "
-        "orthomosaic. I can hand-label a few hundred crowns and train on an RTX 4070."
-    )
-    assert query.data_regime == "few-shot"
-
-
-def test_out_of_the_box_use_wished_with_no_labels_stays_zero_shot() -> None:
-    query = _query(
-        "I want to detect trees in 5 cm drone orthomosaics out of the box; I have no labels at all."
-    )
-    assert query.data_regime == "zero-shot"
+@pytest.mark.parametrize(
+    ("text", "regime"),
+    [
+        # How a model ran as it came is no regime when the user counts labels to be had ...
+        (
+            "The ArcGIS pretrained tree-detection model drew tiny boxes out of the box on our 5 cm drone "
+            "orthomosaic. I can hand-label a few hundred crowns and train on an RTX 4070.",
+            "few-shot",
+        ),
+        # ... while out-of-the-box use wished, with no labels, stays zero-shot.
+        (
+            "I want to detect trees in 5 cm drone orthomosaics out of the box; I have no labels at all.",
+            "zero-shot",
+        ),
+    ],
+)
+def test_out_of_the_box_is_a_regime_only_without_labels_to_be_had(text: str, regime: str) -> None:
+    assert _query(text).data_regime == regime
