@@ -188,16 +188,18 @@ def _index(args: argparse.Namespace) -> int:
 
 
 def _package_derived(resources: Any) -> list[str]:
-    """Replace the shipped record vectors and capabilities fit with those of the current database."""
+    """Replace the shipped record and precedent vectors and the capabilities fit with those of the
+    current database and realistic set."""
     from rsfmd.loader import derived_dir
 
     vectors = resources.retrieval.write_shipped()
+    precedents = resources.precedents().write_shipped()
     for stale in derived_dir().glob("fit-*.npz"):
         stale.unlink()
     predictor = resources.capabilities(Settings())
     fit = derived_dir() / f"fit-{predictor.key[:20]}.npz"
     predictor.save(fit)
-    return [str(vectors), str(fit)]
+    return [str(vectors), str(precedents), str(fit)]
 
 
 def _chat(args: argparse.Namespace) -> int:

@@ -40,6 +40,7 @@ from tools.candidate import Candidate
 from tools.clarification import questions_for
 from tools.closest import filter_candidates
 from tools.model_facts import model_profile
+from tools.precedent import PrecedentFit
 from tools.ranking import no_result_on_application, overall_confidence, score_candidates
 from tools.retrieval import query_text
 from tools.uncertainty import NO_KNOWN_FIT_CONFIDENCE, no_known_fit
@@ -250,7 +251,10 @@ class Orchestrator:
         if predict is None and self.settings.capabilities.enabled and self.resources.predictor_error:
             turn.say(f"Capabilities-encoding predictions unavailable ({self.resources.predictor_error})")
         unevidenced = no_result_on_application(turn.candidates, turn.query)
-        ranked = score_candidates(turn.candidates, turn.query, self.resources.evidence, predict, unevidenced)
+        precedents, share = self._precedents(turn)
+        ranked = score_candidates(
+            turn.candidates, turn.query, self.resources.evidence, predict, unevidenced, precedents, share
+        )
         asks = not (turn.named_only or asks_the_catalogue(turn.text, turn.query))
         # Whether to ask is decided on the evidence ranking, not on an LLM's reordering of it.
         confidence, gap = self._confidence(turn, ranked)
@@ -278,6 +282,21 @@ class Orchestrator:
         if low and asks and self._queue_questions(turn, "low_confidence"):
             return "clarify"
         return "explain"
+
+    def _precedents(self, turn: Turn) -> tuple[dict[str, PrecedentFit], float]:
+        """How experts judged the models for the curated requests most like the task, and the
+        share of the score that takes (none when no curated request is close)."""
+        cfg = self.settings.precedents
+        if not cfg.enabled or not cfg.weight:
+            return {}, 0.0
+        pool = self.resources.precedents()
+        found = pool.support(turn.statement or turn.text, cfg.neighbours, cfg.min_similarity, cfg.exclude)
+        if found:
+            self._note(
+                turn,
+                f"precedent: {len({r for f in found.values() for r in f.requests})} similar curated requests",
+            )
+        return found, cfg.weight if found else 0.0
 
     def _clarify(self, turn: Turn) -> StateName:
         if not turn.questions:

@@ -1,4 +1,5 @@
-"""Shared, lazily built resources: records, evidence index, encoder, retrieval index, predictor."""
+"""Shared, lazily built resources: records, evidence index, encoder, retrieval index, predictor,
+precedents."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from rsfmd.loader import attachment_files, content_hash, data_files, load_record
 from rsfmd.schema import ModelRecord
 from tools.embedding import Encoder, shared_encoder
 from tools.evidence import EvidenceIndex
+from tools.precedent import PrecedentPool, load_precedents
 from tools.retrieval import RetrievalIndex
 
 
@@ -33,6 +35,8 @@ class Resources:
     predictor_error: str | None = None
     _predictor_loaded: bool = False
     _names: ModelNames | None = None
+    _precedents: PrecedentPool | None = None
+    cache_dir: Path | None = None
     _evaluated: dict[tuple[str | None, tuple[str, ...]], frozenset[str]] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -63,6 +67,13 @@ class Resources:
         """Ids of the records documented for one of ``sensors`` (canonical sensor names)."""
         wanted = set(sensors)
         return frozenset(r.model_id for r in self.records if wanted & set(r.supported_sensors))
+
+    def precedents(self) -> PrecedentPool:
+        """The curated requests judged by experts (built on first use)."""
+        with self._lock:
+            if self._precedents is None:
+                self._precedents = PrecedentPool(load_precedents(), self.encoder, self.cache_dir)
+            return self._precedents
 
     def capabilities(self, settings: Settings) -> Any:
         """The capabilities-encoding predictor, fitted or loaded on first use (None if unavailable)."""
@@ -118,6 +129,7 @@ def get_resources(settings: Settings, encoder: Encoder | None = None) -> Resourc
             retrieval=RetrievalIndex(records, enc, settings.cache_dir()),
             evidence=EvidenceIndex(records),
             by_id={r.model_id: r for r in records},
+            cache_dir=settings.cache_dir(),
         )
         _CACHE[key] = resources
         return resources

@@ -143,6 +143,25 @@ class CapabilitiesSettings(_Section):
     enabled: bool = Field(default=True, description="Use predictions as ranking evidence.")
 
 
+class PrecedentSettings(_Section):
+    """Precedent as ranking evidence: the models experts judged good for the most similar curated
+    requests (the develop part of the realistic set)."""
+
+    enabled: bool = Field(default=True, description="Use precedent as ranking evidence.")
+    neighbours: int = Field(default=8, ge=1, le=50, description="Most similar curated requests consulted.")
+    min_similarity: float = Field(
+        default=0.5, ge=0, lt=1, description="Curated requests less similar than this are not consulted."
+    )
+    weight: float = Field(default=0.2, ge=0, le=0.5, description="Share of the score that precedent takes.")
+    exclude: list[str] = Field(
+        default_factory=list,
+        description=(
+            "Curated requests left out of the pool, by id prefix ('r12a-'): the benchmark judges each "
+            "request of the realistic set without its own part."
+        ),
+    )
+
+
 class UISettings(_Section):
     """The Gradio app."""
 
@@ -176,6 +195,7 @@ class Settings(BaseSettings):
     llm: LLMSettings = Field(default_factory=LLMSettings)
     memory: MemorySettings = Field(default_factory=MemorySettings)
     capabilities: CapabilitiesSettings = Field(default_factory=CapabilitiesSettings)
+    precedents: PrecedentSettings = Field(default_factory=PrecedentSettings)
     ui: UISettings = Field(default_factory=UISettings)
 
     def cache_dir(self) -> Path:

@@ -144,6 +144,12 @@ class RequestScore(BaseModel):
     acceptable_fraction: float
 
 
+def part_prefix(request_id: str) -> str:
+    """The part of the set a request belongs to, as an id prefix ('r12a-03' -> 'r12a-'; a reworded
+    request, 'r3-10~reworded', belongs to its original's part)."""
+    return request_id.split("~", 1)[0].rsplit("-", 1)[0] + "-"
+
+
 def realistic_dir() -> Path:
     """Folder of the realistic set inside the installed package."""
     return Path(str(resources.files("benchmark_queries") / "realistic"))

@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import json
 import textwrap
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from agent.settings import Settings
 from agent.systems import SelectionSystem, SystemPick
 from evaluation.realistic import (
     RealisticRequest,
@@ -26,6 +28,7 @@ from evaluation.realistic import (
     load_requests,
     load_reworded,
     load_second_opinions,
+    part_prefix,
     score_request,
     select_split,
     summarise,
@@ -63,12 +66,30 @@ def run_picks(
             for request_id, text in texts.items():
                 if (system.name, request_id) in done:
                     continue
-                pick = system.select(text, k)
+                with _without_own_part(system, request_id):
+                    pick = system.select(text, k)
                 done[(system.name, request_id)] = pick
                 row = {"system": system.name, "id": request_id, "pick": pick.model_dump(mode="json")}
                 handle.write(json.dumps(row) + "\n")
                 handle.flush()
     return done
+
+
+@contextmanager
+def _without_own_part(system: SelectionSystem, request_id: str) -> Iterator[None]:
+    """A request of the set is judged without the precedents of its own part (the curated requests
+    written with it): the judgement of what it asks is never consulted for it."""
+    settings = getattr(system, "settings", None)
+    if not isinstance(settings, Settings):
+        yield
+        return
+    cfg = settings.precedents
+    left_out = cfg.model_copy(update={"exclude": [*cfg.exclude, part_prefix(request_id)]})
+    system.settings = settings.model_copy(update={"precedents": left_out})  # type: ignore[attr-defined]
+    try:
+        yield
+    finally:
+        system.settings = settings  # type: ignore[attr-defined]
 
 
 def judge(

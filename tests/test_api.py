@@ -21,7 +21,7 @@ from agent.mentions import asked_about_name, built_on
 from agent.reading.slips import find_terms_fuzzy
 from agent.resources import get_resources
 from agent.selection import Status
-from agent.settings import Settings
+from agent.settings import PrecedentSettings, Settings
 from agent.systems import ClarificationQuestion
 from rsfmd.datasets import (
     bench_application,
@@ -1451,12 +1451,13 @@ def test_why_not_a_model_asks_about_it_and_the_first_one_names_the_first_model_s
     session = Session(_settings(), clarify=False, k=3)
     first = session.ask("flood mapping with Sentinel-1 in Bangladesh, 500 labelled scenes, single GPU")
     shown = [m.model_id for m in first.models]
-    absent = next(r for r in load_records() if r.model_name == "DOFA")
-    assert absent.model_id not in shown  # the premise of the question
-    why = session.ask("why not DOFA?")
+    # the premise of the question: a model for the task that is not shown
+    named = {"DOFA", "CROMA", "SoftCon"}
+    absent = next(r for r in load_records() if r.model_name in named and r.model_id not in shown)
+    why = session.ask(f"why not {absent.model_name}?")
     assert absent.model_id not in why.query.exclusions.models
     assert absent.model_id in [m.model_id for m in why.models]
-    assert any(a.startswith("You named DOFA: ranked") for a in why.assumptions)
+    assert any(a.startswith(f"You named {absent.model_name}: ranked") for a in why.assumptions)
     more = session.ask("tell me more about the first one")
     top = why.models[0]
     assert f"'the first one' read as {top.name}, as shown in the answer before" in more.assumptions
@@ -2653,10 +2654,12 @@ def test_gedi_beside_imagery_for_heights_is_the_labels_and_more_applications_are
 def test_imagery_asked_for_that_no_model_shown_takes_is_said() -> None:
     # LiDAR, the rare input, pulls a model that takes it into the top 3; shown only the first,
     # the answer says where the first that takes it ranks.
+    # (Precedent would put a model taking LiDAR first: without it, the first shown takes none.)
+    settings = _settings().model_copy(update={"precedents": PrecedentSettings(enabled=False)})
     task = "tree species from drone RGB and lidar point heights"
-    selection = select_models(task, k=3, clarify=False, settings=_settings())
+    selection = select_models(task, k=3, clarify=False, settings=settings)
     assert any("LiDAR" in m.modalities for m in selection.models)
-    first = select_models(task, k=1, clarify=False, settings=_settings())
+    first = select_models(task, k=1, clarify=False, settings=settings)
     assert not any("LiDAR" in m.modalities for m in first.models)
     [note] = [a for a in first.assumptions if a.startswith("None of the models shown takes LiDAR")]
     rank = int(re.search(r"at rank (\d+)$", note).group(1))  # type: ignore[union-attr]

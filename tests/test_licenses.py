@@ -87,7 +87,7 @@ def test_known_restrictions_filter_and_unknown_terms_cost_a_little() -> None:
 def test_end_to_end_commercial_request_never_returns_a_non_commercial_model() -> None:
     restricted = {r.model_id for r in load_records() if allows_commercial_use(r.license) is False}
     settings = Settings(memory={"enabled": False})  # type: ignore[arg-type]
-    task = "hyperspectral land cover classification"
+    task = "SAR ship detection"
     plain = select_models(task, k=5, clarify=False, settings=settings)
     assert {m.model_id for m in plain.models} & restricted, "the plain request includes a restricted model"
     selection = select_models(

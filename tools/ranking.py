@@ -10,7 +10,7 @@ them, orders the candidates and gives each its confidence.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from agent.query import StructuredQuery
 from agent.wording import with_article
@@ -30,7 +30,8 @@ from tools.criteria import (
 from tools.evidence import EvidenceIndex
 from tools.filtering import OUTPUT_TASKS, requested_imagery, requested_modalities, runs_model, takes_any
 from tools.fit import availability_fit, efficiency_fit, focus_fit, focus_kind, imagery_fit
-from tools.region_fit import generalizability_fit
+from tools.precedent import PrecedentFit
+from tools.region_fit import generalizability_fit, shorten
 from tools.result_credit import frozen_fit, performance_fit, regime_fit
 
 BASE_WEIGHTS: dict[str, float] = {
@@ -50,9 +51,12 @@ BASE_WEIGHTS: dict[str, float] = {
 DESCRIPTION_WEIGHT = 0.05
 
 
-def query_weights(query: StructuredQuery, described: bool = False) -> dict[str, float]:
+def query_weights(
+    query: StructuredQuery, described: bool = False, precedent: float = 0.0
+) -> dict[str, float]:
     """Criterion weights for this query (sum to 1); ``described``: the candidates' records were
-    compared with the task's text, and that closeness takes its fixed share."""
+    compared with the task's text, and that closeness takes its fixed share; ``precedent``: the share
+    of how experts judged similar requests, when any is close."""
     w = dict(BASE_WEIGHTS)
     priorities = set(query.priorities)
     if "accuracy" in priorities:
@@ -99,10 +103,12 @@ def query_weights(query: StructuredQuery, described: bool = False) -> dict[str, 
     # download weigh more than in a survey of what exists.
     w["availability"] = 0.20 if query.compute.device_class else 0.12
     total = sum(max(v, 0.0) for v in w.values())
-    rest = 1.0 - DESCRIPTION_WEIGHT if described else 1.0
+    rest = 1.0 - (DESCRIPTION_WEIGHT if described else 0.0) - precedent
     weights = {k: rest * max(v, 0.0) / total for k, v in w.items()}
     if described:
         weights["description"] = DESCRIPTION_WEIGHT
+    if precedent:
+        weights["precedent"] = precedent
     return weights
 
 
@@ -111,6 +117,17 @@ def description_fit(c: Candidate, low: float, high: float) -> Criterion:
     score = (c.similarity - low) / (high - low) if high > low else 0.5
     score = max(0.0, min(1.0, score))
     return Criterion(score, evidence=["described much like your task"] if score >= 0.75 else [])
+
+
+def precedent_fit(fit: PrecedentFit | None) -> Criterion:
+    """How experts judged this model for the curated requests most similar to the task."""
+    if fit is None or not fit.score:
+        return Criterion(0.0)
+    quoted = shorten(fit.closest_text, 70)
+    n = len(fit.requests)
+    said = "a similar request" if n == 1 else f"{n} similar requests"
+    ids = ", ".join(fit.requests[:3])
+    return Criterion(fit.score, evidence=[f"judged a good pick for {said}, e.g. '{quoted}' ({ids})"])
 
 
 def unconfirmed_requirements(record: ModelRecord, query: StructuredQuery) -> list[str]:
@@ -176,11 +193,15 @@ def score_candidates(
     index: EvidenceIndex,
     predict: Predict | None = None,
     unevidenced: bool | None = None,
+    precedents: Mapping[str, PrecedentFit] | None = None,
+    precedent_share: float = 0.0,
 ) -> list[Candidate]:
     """Score every candidate (0-100) with per-model confidence; best first. ``unevidenced``:
-    ``no_result_on_application`` of the candidates, when the caller has it already."""
+    ``no_result_on_application`` of the candidates, when the caller has it already; ``precedents``:
+    per model, how experts judged it for similar requests (``precedent_share`` of the score)."""
     similarities = [c.similarity for c in candidates if c.similarity > 0.0]
-    weights = query_weights(query, described=bool(similarities))
+    share = precedent_share if precedents else 0.0
+    weights = query_weights(query, described=bool(similarities), precedent=share)
     low, high = (min(similarities), max(similarities)) if similarities else (0.0, 0.0)
     kind = focus_kind(query)
     dates = [d for c in candidates if (d := release_day(c.record))]
@@ -208,6 +229,8 @@ def score_candidates(
         if kind is not None:
             focus, why = focus_fit(c.record, kind)
             crit["focus"] = Criterion(focus, evidence=why)
+        if share:
+            crit["precedent"] = precedent_fit((precedents or {}).get(c.record.model_id))
         available, why, known = availability_fit(c.record)
         crit["availability"] = Criterion(available, evidence=why, known=known)
         for name, criterion in crit.items():

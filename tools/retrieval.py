@@ -66,6 +66,28 @@ def text_key(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:24]
 
 
+def read_vectors(path: Path | None) -> dict[str, np.ndarray]:
+    """Vectors stored by text hash; empty when absent or unreadable (then they are encoded again)."""
+    if path is None or not path.exists():
+        return {}
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            keys, vectors = [str(k) for k in data["keys"]], np.asarray(data["vectors"], np.float32)
+    except (OSError, ValueError, KeyError):
+        return {}
+    if vectors.ndim != 2 or len(keys) != vectors.shape[0]:
+        return {}
+    return dict(zip(keys, vectors, strict=True))
+
+
+def write_vectors(path: Path, keys: list[str], vectors: np.ndarray) -> None:
+    """Keep exactly these vectors; one file, replaced atomically."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}-{threading.get_ident()}.tmp.npz")
+    np.savez(tmp, keys=np.array(keys), vectors=vectors)
+    tmp.replace(path)
+
+
 @dataclass(frozen=True)
 class RetrievedRecord:
     """A record and its cosine similarity to the query."""
@@ -102,19 +124,6 @@ class RetrievalIndex:
             return None
         return self._cache_dir / "index" / f"records-{self._encoder.name.replace('/', '_')}.npz"
 
-    def _read_cache(self, path: Path | None) -> dict[str, np.ndarray]:
-        """Cached vectors by text hash; empty when absent or unreadable (then they are re-encoded)."""
-        if path is None or not path.exists():
-            return {}
-        try:
-            with np.load(path, allow_pickle=False) as data:
-                keys, vectors = [str(k) for k in data["keys"]], np.asarray(data["vectors"], np.float32)
-        except (OSError, ValueError, KeyError):
-            return {}
-        if vectors.ndim != 2 or len(keys) != vectors.shape[0]:
-            return {}
-        return dict(zip(keys, vectors, strict=True))
-
     def shipped_path(self) -> Path:
         """Vectors of the shipped RS-FMD records, built by `remsa index --package` and kept in the
         package: keyed by each record's text hash, so an edited record is simply encoded again."""
@@ -125,14 +134,14 @@ class RetrievalIndex:
         path = self.shipped_path()
         for stale in path.parent.glob("records-*.npz"):
             stale.unlink()
-        self._write_cache(path, [text_key(record_text(r)) for r in self._records], self.vectors())
+        write_vectors(path, [text_key(record_text(r)) for r in self._records], self.vectors())
         return path
 
     def _embeddings(self) -> np.ndarray:
         texts = [record_text(r) for r in self._records]
         keys = [text_key(t) for t in texts]
         path = self._cache_path()
-        cached = {**self._read_cache(self.shipped_path()), **self._read_cache(path)}
+        cached = {**read_vectors(self.shipped_path()), **read_vectors(path)}
         missing = [i for i, key in enumerate(keys) if key not in cached]
         if missing or not keys:
             fresh = self._encoder.encode([texts[i] for i in missing])
@@ -143,18 +152,10 @@ class RetrievalIndex:
         self.encoded = len(missing)
         vectors = np.stack([cached[key] for key in keys])
         if path is not None and (missing or len(cached) != len(set(keys))):
-            self._write_cache(path, keys, vectors)
+            write_vectors(path, keys, vectors)
         if path is not None:
             self._remove_stale(path.parent)
         return np.asarray(vectors, dtype=np.float32)
-
-    @staticmethod
-    def _write_cache(path: Path, keys: list[str], vectors: np.ndarray) -> None:
-        """Keep exactly the current records' vectors; one file, replaced atomically."""
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(f".{path.name}.{os.getpid()}-{threading.get_ident()}.tmp.npz")
-        np.savez(tmp, keys=np.array(keys), vectors=vectors)
-        tmp.replace(path)
 
     @staticmethod
     def _remove_stale(folder: Path) -> None:
