@@ -1404,3 +1404,19 @@ def test_a_multiple_choice_question_about_a_task_is_no_result_on_the_task() -> N
     assert bench_application(bench("change detection (bi-temporal MCQ)")) is None
     assert bench_application(bench("change detection (multiple-choice)")) is None
     assert bench_application(bench("change detection (bi-temporal)")) == "change detection"
+
+
+def test_a_model_for_other_optical_imagery_does_not_take_the_users_as_input() -> None:
+    # A model for RGB alone does not take multispectral bands, nor a Sentinel-2 model RGB
+    # photographs: each breaks the input constraint, though each still fits the other in part.
+    rgb = record("rgb", modalities=["RGB"])
+    ms = record("ms", modalities=["Multispectral"])
+    both = record("both", modalities=["RGB", "Multispectral"])
+    bands = StructuredQuery(application="land cover mapping", modality=["Multispectral"])
+    photos = StructuredQuery(application="land cover mapping", modality=["RGB"])
+    assert "modality" in violations(rgb, bands) and "modality" in violations(ms, photos)
+    assert "modality" not in violations(ms, bands) and "modality" not in violations(rgb, photos)
+    assert "modality" not in violations(both, bands) and "modality" not in violations(both, photos)
+    either = StructuredQuery(modality=["Multispectral", "RGB"], either_modality=True)
+    assert "modality" not in violations(rgb, either) and "modality" not in violations(ms, either)
+    assert 0.0 < modality_fit(Candidate(rgb), bands).score < 1.0

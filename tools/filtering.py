@@ -4,7 +4,7 @@ None. The LLM never decides these; ``tools/closest.py`` applies them to candidat
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Mapping
 
 from agent.query import EITHER_MODALITIES, StructuredQuery
 from rsfmd.backbones import names_backbone
@@ -23,6 +23,14 @@ COMPATIBLE_MODALITIES: dict[str, frozenset[str]] = {
     "SAR": frozenset({"SAR"}),
     "LiDAR": frozenset({"LiDAR", "DEM"}),
     "DEM": frozenset({"DEM", "LiDAR"}),
+}
+# Which record modalities meet a requested one as an input (the hard constraint): a model for RGB
+# alone does not take the user's multispectral bands, nor a Sentinel-2 model their RGB photographs;
+# such a model still fits in part (COMPATIBLE_MODALITIES, in ranking) and comes as a closest match.
+INPUT_MODALITIES: dict[str, frozenset[str]] = {
+    **COMPATIBLE_MODALITIES,
+    "RGB": frozenset({"RGB"}),
+    "Multispectral": frozenset({"Multispectral", "Hyperspectral"}),
 }
 # Tasks whose output only a model built for them can produce (a CLIP encoder writes no captions).
 OUTPUT_TASKS = frozenset({"captioning", "vqa", "visual grounding", "generation"})
@@ -62,7 +70,7 @@ def modality_violation(record: ModelRecord, query: StructuredQuery) -> str | Non
         # Text is the prompt or the answer, a DEM or LiDAR heights a layer beside the imagery: a
         # model must take the imagery.
         wanted = wanted - AUXILIARY_INPUTS
-    if not takes_any(record, wanted):
+    if not takes_any(record, wanted, INPUT_MODALITIES):
         return f"takes {', '.join(record.modalities)}, not {', '.join(sorted(wanted))}"
     if query.model_kinds and not takes_any(record, query.model_kinds):
         asked = " or ".join(query.model_kinds)
@@ -81,11 +89,15 @@ def compatible_modalities(modalities: Collection[str]) -> set[str]:
     return set().union(*(COMPATIBLE_MODALITIES.get(m, frozenset({m})) for m in modalities))
 
 
-def takes_any(record: ModelRecord, modalities: Collection[str]) -> bool:
-    """Whether the record takes one of ``modalities``, or data that can stand for it."""
+def takes_any(
+    record: ModelRecord,
+    modalities: Collection[str],
+    table: Mapping[str, frozenset[str]] = COMPATIBLE_MODALITIES,
+) -> bool:
+    """Whether the record takes one of ``modalities``, or data that can stand for it (by ``table``)."""
     if "Multi-temporal" in modalities and models_time(record):
         return True
-    return bool(set(record.modalities) & compatible_modalities(modalities))
+    return bool(set(record.modalities) & set().union(*(table.get(m, frozenset({m})) for m in modalities)))
 
 
 def all_inputs_violation(record: ModelRecord, query: StructuredQuery) -> str | None:
