@@ -47,7 +47,10 @@ def requested_modalities(query: StructuredQuery) -> set[str]:
 
 NOT_IMAGERY = frozenset({"Text", "Location", "Audio"})
 # Inputs that come beside imagery rather than as it.
-AUXILIARY_INPUTS = frozenset({"Text", "DEM", "LiDAR"})
+AUXILIARY_INPUTS = frozenset({"Text", "DEM", "LiDAR", "Vector map", "Land cover map"})
+# Maps beside imagery are mostly where labels come from (OpenStreetMap footprints, a land cover
+# product): never what makes a task the user's, nor a kind of imagery a model must take.
+MAP_INPUTS = frozenset({"Vector map", "Land cover map"})
 
 
 def requested_imagery(query: StructuredQuery) -> set[str]:

@@ -28,7 +28,14 @@ from tools.criteria import (
     release_day,
 )
 from tools.evidence import EvidenceIndex
-from tools.filtering import OUTPUT_TASKS, requested_imagery, requested_modalities, runs_model, takes_any
+from tools.filtering import (
+    MAP_INPUTS,
+    OUTPUT_TASKS,
+    requested_imagery,
+    requested_modalities,
+    runs_model,
+    takes_any,
+)
 from tools.fit import availability_fit, efficiency_fit, focus_fit, focus_kind, imagery_fit
 from tools.precedent import PrecedentFit
 from tools.region_fit import generalizability_fit, shorten
@@ -166,7 +173,7 @@ def distinctive_modalities(query: StructuredQuery) -> frozenset[str]:
     # (pairs read in the task, or the application's usual input: change captioning takes pairs)
     series = query.multi_temporal or "Multi-temporal" in typical_modalities(query.application)
     pairs = {"Multi-temporal"} if series and query.task_type in OUTPUT_TASKS else set()
-    wanted = requested_modalities(query)
+    wanted = requested_modalities(query) - MAP_INPUTS
     if len(wanted) < 2:
         return frozenset(pairs)
     counts = modality_counts()

@@ -21,7 +21,7 @@ _GPU_MODELS = r"a100|h100|h200|v100|a6000|a40|l40s?|t4"
 
 # A size: '100M parameters', '1.5 billion params' (number, unit when written, the word).
 _SIZE_NUMBER = r"(?:~\s*|about\s+|around\s+|roughly\s+)?(\d+(?:\.\d+)?)\s*(k|m|million|b|billion)?"
-_PARAM_WORD = r"(?:param|parameters|params)"
+_PARAM_WORD = r"(?:param|parameters|params|(?:int8|int4|fp16|fp32|8-bit|16-bit)\s+weights)"
 _PARAMS = re.compile(
     r"(?:under|below|less than|fewer than|at most|max(?:imum)?|<=?|up to|no more than|smaller than|within)\s*"
     rf"{_SIZE_NUMBER}\s*{_PARAM_WORD}"

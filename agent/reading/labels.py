@@ -218,7 +218,7 @@ def read_regime(lowered: str, sensors: list[str], task_type: str | None, notes: 
         # chosen to pretrain further first.
         notes.append("pretraining further on your own archive comes first: read as unlabelled data")
         regime = "unlabeled"
-    if uses_unlabelled and regime in {None, "zero-shot"}:
+    if (uses_unlabelled or further) and regime in {None, "zero-shot"}:
         # Grouping or searching embeddings, or pretraining further on one's own archive, without
         # labels is unsupervised use of an encoder, not zero-shot prompting.
         regime = "unlabeled"
