@@ -11,9 +11,9 @@ from tools.ranking import distinctive_modalities
 @pytest.mark.parametrize(
     ("text", "cap"),
     [
-        ("It runs on a small CPU server, so I'm capping the detector backbone at about 30 M parameters.", 30.0),
+        ("On a small CPU server I'm capping the detector backbone at about 30 M parameters.", 30.0),
         ("The backbone is capped at 50M parameters by our deployment team.", 50.0),
-        ("The whole model must fit on the sensor. Anything above roughly 8 million int8 weights is out.", 8.0),
+        ("It must fit on the sensor. Anything above roughly 8 million int8 weights is out.", 8.0),
         ("Anything over 20M parameters will not fit on the board.", 20.0),
         ("We have 40 labelled scenes and tried a 600M-parameter model, which is out of reach.", None),
     ],
