@@ -13,7 +13,7 @@ from agent.wording import with_article
 from rsfmd.datasets import described_for, find_dataset
 from rsfmd.vocab import typical_modalities
 from tools.candidate import Candidate
-from tools.filtering import NOT_IMAGERY
+from tools.inputs import NOT_IMAGERY
 
 if TYPE_CHECKING:
     from agent.turn import Turn

@@ -25,7 +25,8 @@ from rsfmd.datasets import dataset_identities, dataset_identity
 from rsfmd.schema import Alignment, Benchmark, Category, ModelRecord
 from rsfmd.vocab import metric_info
 from tools.candidate import Candidate
-from tools.filtering import COMPATIBLE_MODALITIES, requested_modalities, violations
+from tools.filtering import violations
+from tools.inputs import COMPATIBLE_MODALITIES, requested_modalities
 from tools.model_facts import protocol_parts
 from tools.ranking import unconfirmed_requirements
 

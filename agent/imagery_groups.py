@@ -7,7 +7,7 @@ from agent.query import StructuredQuery
 from rsfmd.schema import Alignment, ModelRecord
 from rsfmd.vocab import sensor_family
 from tools.candidate import Candidate
-from tools.filtering import requested_imagery, requested_modalities
+from tools.inputs import requested_imagery, requested_modalities
 from tools.ranking import distinctive_modalities, takes_rare
 
 

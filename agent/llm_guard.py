@@ -14,8 +14,9 @@ from __future__ import annotations
 
 from agent.query import StructuredQuery
 from tools.candidate import Candidate
-from tools.filtering import requested_modalities, violations
+from tools.filtering import violations
 from tools.fit import availability_fit
+from tools.inputs import requested_modalities
 
 # Query lists whose entries are alternatives (tools/filtering.py: a model takes any of them).
 WIDENING = ("modality", "sensor")

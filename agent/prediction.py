@@ -9,7 +9,7 @@ from agent.settings import Settings
 from rsfmd.schema import ModelRecord
 from tools.candidate import Predict, Prediction
 from tools.evidence import other_imagery
-from tools.filtering import requested_imagery
+from tools.inputs import requested_imagery
 
 
 def capabilities_predictor(resources: Resources, settings: Settings) -> Predict | None:

@@ -7,8 +7,8 @@ from agent.imagery_groups import imagery_groups, takes_all
 from agent.query import StructuredQuery
 from rsfmd.schema import Category, ModelRecord
 from tools.criteria import image_pairs_only
-from tools.filtering import requested_modalities
 from tools.fit import LOW_CONFIDENCE, size_confidence
+from tools.inputs import requested_modalities
 
 
 def size_note(

@@ -25,7 +25,7 @@ from rsfmd.datasets import bench_application, dataset_family, dataset_identity
 from rsfmd.schema import Benchmark, ModelRecord
 from rsfmd.vocab import metric_info
 from tools.evidence import RELATED_TASKS, same_imagery
-from tools.filtering import requested_imagery
+from tools.inputs import requested_imagery
 
 RULES_PATH = Path(__file__).with_name("adaptation.toml")
 # How close a result is to the user's task: their dataset, their application, their task type,

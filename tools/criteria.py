@@ -26,14 +26,9 @@ from rsfmd.datasets import (
 from rsfmd.schema import Alignment, Category, ModelRecord
 from tools.candidate import Candidate, Criterion
 from tools.evidence import RELATED_TASKS, same_imagery
-from tools.filtering import (
-    COMPATIBLE_MODALITIES,
-    models_time,
-    reads_no_text_for,
-    requested_imagery,
-    requested_modalities,
-)
+from tools.filtering import reads_no_text_for
 from tools.fit import far_from_users_pixels
+from tools.inputs import COMPATIBLE_MODALITIES, models_time, requested_imagery, requested_modalities
 
 MAP_TASKS = frozenset({"segmentation", "instance segmentation", "regression", "change detection"})
 VL_TASKS = frozenset({"captioning", "vqa", "visual grounding", "retrieval", "zero-shot classification"})

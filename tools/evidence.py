@@ -23,7 +23,7 @@ from rsfmd.datasets import (
 )
 from rsfmd.schema import Benchmark, ModelRecord
 from rsfmd.vocab import application_task_type, metric_info
-from tools.filtering import requested_imagery
+from tools.inputs import requested_imagery
 
 RELATED_TASKS: dict[str, frozenset[str]] = {
     "classification": frozenset(

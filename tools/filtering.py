@@ -4,7 +4,7 @@ None. The LLM never decides these; ``tools/closest.py`` applies them to candidat
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable
 
 from agent.query import EITHER_MODALITIES, StructuredQuery
 from rsfmd.backbones import names_backbone
@@ -13,49 +13,23 @@ from rsfmd.licenses import allows_commercial_use, within_licenses
 from rsfmd.pretext import pretext_described, uses_pretext
 from rsfmd.schema import Alignment, Category, ModelRecord
 from rsfmd.vocab import application_domain, application_task_type, sensor_body, sensor_family
+from tools.inputs import (
+    AUXILIARY_INPUTS,
+    INPUT_MODALITIES,
+    compatible_modalities,
+    models_time,
+    requested_imagery,
+    requested_modalities,
+    takes_any,
+)
 from tools.variants import size_for_data
 
-# Which record modalities can serve a requested modality (beyond an exact match).
-COMPATIBLE_MODALITIES: dict[str, frozenset[str]] = {
-    "RGB": frozenset({"RGB", "Multispectral"}),
-    "Multispectral": frozenset({"Multispectral", "RGB", "Hyperspectral"}),
-    "Hyperspectral": frozenset({"Hyperspectral"}),
-    "SAR": frozenset({"SAR"}),
-    "LiDAR": frozenset({"LiDAR", "DEM"}),
-    "DEM": frozenset({"DEM", "LiDAR"}),
-}
-# Which record modalities meet a requested one as an input (the hard constraint): a model for RGB
-# alone does not take the user's multispectral bands, nor a Sentinel-2 model their RGB photographs;
-# such a model still fits in part (COMPATIBLE_MODALITIES, in ranking) and comes as a closest match.
-INPUT_MODALITIES: dict[str, frozenset[str]] = {
-    **COMPATIBLE_MODALITIES,
-    "RGB": frozenset({"RGB"}),
-    "Multispectral": frozenset({"Multispectral", "Hyperspectral"}),
-}
 # Tasks whose output only a model built for them can produce (a CLIP encoder writes no captions).
 OUTPUT_TASKS = frozenset({"captioning", "vqa", "visual grounding", "generation"})
 # Tasks whose input includes text: class names to pick from, a question, a phrase to locate.
 TEXT_TASKS = frozenset({"zero-shot classification", "vqa", "visual grounding"})
 # Device-implied budgets are soft by this factor; a stated parameter limit is exact.
 DEVICE_BUDGET_TOLERANCE = 1.25
-
-
-def requested_modalities(query: StructuredQuery) -> set[str]:
-    """Input modalities a model must take (time series is a preference, not an input type)."""
-    return set(query.modality) - {"Multi-temporal"}
-
-
-NOT_IMAGERY = frozenset({"Text", "Location", "Audio"})
-# Inputs that come beside imagery rather than as it.
-AUXILIARY_INPUTS = frozenset({"Text", "DEM", "LiDAR", "Vector map", "Land cover map"})
-# Maps beside imagery are mostly where labels come from (OpenStreetMap footprints, a land cover
-# product): never what makes a task the user's, nor a kind of imagery a model must take.
-MAP_INPUTS = frozenset({"Vector map", "Land cover map"})
-
-
-def requested_imagery(query: StructuredQuery) -> set[str]:
-    """The requested modalities that are imagery: what a benchmark's images are compared with."""
-    return requested_modalities(query) - NOT_IMAGERY
 
 
 def modality_violation(record: ModelRecord, query: StructuredQuery) -> str | None:
@@ -79,28 +53,6 @@ def modality_violation(record: ModelRecord, query: StructuredQuery) -> str | Non
         asked = " or ".join(query.model_kinds)
         return f"takes {', '.join(record.modalities)}: not the {asked} model asked for"
     return None
-
-
-def models_time(record: ModelRecord) -> bool:
-    """Whether the record takes image series or pairs (as an input, or by modelling time)."""
-    over_time = record.temporal_alignment in {Alignment.full, Alignment.partial}
-    return over_time or "Multi-temporal" in record.modalities
-
-
-def compatible_modalities(modalities: Collection[str]) -> set[str]:
-    """``modalities`` with the record modalities that can stand for each (RGB for Multispectral)."""
-    return set().union(*(COMPATIBLE_MODALITIES.get(m, frozenset({m})) for m in modalities))
-
-
-def takes_any(
-    record: ModelRecord,
-    modalities: Collection[str],
-    table: Mapping[str, frozenset[str]] = COMPATIBLE_MODALITIES,
-) -> bool:
-    """Whether the record takes one of ``modalities``, or data that can stand for it (by ``table``)."""
-    if "Multi-temporal" in modalities and models_time(record):
-        return True
-    return bool(set(record.modalities) & set().union(*(table.get(m, frozenset({m})) for m in modalities)))
 
 
 def all_inputs_violation(record: ModelRecord, query: StructuredQuery) -> str | None:

@@ -22,7 +22,8 @@ from rsfmd.schema import Alignment, Category, ModelRecord
 from rsfmd.vocab import get_vocabulary, sensor_family, sensor_modality
 from tools.adaptation import trainable_m
 from tools.candidate import Candidate, Criterion
-from tools.filtering import compatible_modalities, requested_imagery, requested_modalities, size_for_user
+from tools.filtering import size_for_user
+from tools.inputs import compatible_modalities, requested_imagery, requested_modalities
 from tools.variants import dedicated_variant
 
 # A model is far from the user's imagery when everything it saw is this many times coarser (or

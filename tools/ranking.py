@@ -28,15 +28,9 @@ from tools.criteria import (
     release_day,
 )
 from tools.evidence import EvidenceIndex
-from tools.filtering import (
-    MAP_INPUTS,
-    OUTPUT_TASKS,
-    requested_imagery,
-    requested_modalities,
-    runs_model,
-    takes_any,
-)
+from tools.filtering import OUTPUT_TASKS, runs_model
 from tools.fit import availability_fit, efficiency_fit, focus_fit, focus_kind, imagery_fit
+from tools.inputs import MAP_INPUTS, requested_imagery, requested_modalities, takes_any
 from tools.precedent import PrecedentFit
 from tools.region_fit import generalizability_fit, shorten
 from tools.result_credit import frozen_fit, performance_fit, regime_fit
