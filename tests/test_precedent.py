@@ -47,6 +47,9 @@ def test_a_request_like_a_precedent_supports_its_good_picks(pool, develop_reques
         assert develop_request.id in found[model_id].requests
         assert found[model_id].requests[0] == develop_request.id  # the closest precedent is itself
         assert 0.0 < found[model_id].score <= 1.0
+        # what made it good there, with the source, as the expert wrote it
+        pick = next(g for g in develop_request.good if g.model_id == model_id)
+        assert (found[model_id].why, found[model_id].source_url) == (pick.why, str(pick.source_url))
 
 
 def test_leaving_out_a_part_leaves_out_its_requests(pool, develop_request):

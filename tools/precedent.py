@@ -39,6 +39,7 @@ class Precedent:
     request_id: str
     text: str
     good: tuple[str, ...]
+    why: tuple[tuple[str, str], ...] = ()  # per good pick, in order: the fact that makes it good, its source
 
 
 @dataclass(frozen=True)
@@ -49,6 +50,8 @@ class PrecedentFit:
     score: float
     requests: tuple[str, ...]
     closest_text: str
+    why: str = ""  # what made it good for the closest of them, and where that is read
+    source_url: str = ""
 
 
 def load_precedents(folder: Path | None = None) -> list[Precedent]:
@@ -61,8 +64,9 @@ def load_precedents(folder: Path | None = None) -> list[Precedent]:
             continue
         row = json.loads(line)
         if row["id"] in develop:
-            good = tuple(g["model_id"] for g in row["good"] if g.get("model_id"))
-            out.append(Precedent(row["id"], row["text"], good))
+            picks = [g for g in row["good"] if g.get("model_id")]
+            why = tuple((g.get("why", ""), g.get("source_url", "")) for g in picks)
+            out.append(Precedent(row["id"], row["text"], tuple(g["model_id"] for g in picks), why))
     return out
 
 
@@ -132,7 +136,7 @@ class PrecedentPool:
         kept = [i for i in np.argsort(-sims) if not self.precedents[i].request_id.startswith(tuple(exclude))]
         weights: dict[str, float] = {}
         said: dict[str, list[str]] = {}
-        closest: dict[str, str] = {}
+        closest: dict[str, tuple[str, str, str]] = {}
         total = 0.0
         for i in kept[:neighbours]:
             closeness = (float(sims[i]) - min_similarity) / (1.0 - min_similarity)
@@ -140,12 +144,13 @@ class PrecedentPool:
             if closeness <= 0.0 or not precedent.good:
                 continue
             total += closeness
-            for model_id in precedent.good:
+            for n, model_id in enumerate(precedent.good):
                 weights[model_id] = weights.get(model_id, 0.0) + closeness / len(precedent.good)
                 said.setdefault(model_id, []).append(precedent.request_id)
-                closest.setdefault(model_id, precedent.text)
+                why, source = precedent.why[n] if n < len(precedent.why) else ("", "")
+                closest.setdefault(model_id, (precedent.text, why, source))
         scale = max(total, FULL_SUPPORT)
         return {
-            m: PrecedentFit(min(1.0, w / scale / FULL_SCORE), tuple(said[m]), closest[m])
+            m: PrecedentFit(min(1.0, w / scale / FULL_SCORE), tuple(said[m]), *closest[m])
             for m, w in weights.items()
         }

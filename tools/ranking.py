@@ -128,7 +128,10 @@ def precedent_fit(fit: PrecedentFit | None) -> Criterion:
     n = len(fit.requests)
     said = "a similar request" if n == 1 else f"{n} similar requests"
     ids = ", ".join(fit.requests[:3])
-    return Criterion(fit.score, evidence=[f"judged a good pick for {said}, e.g. '{quoted}' ({ids})"])
+    main = f"judged a good pick for {said}, e.g. '{quoted}' ({ids})"
+    if fit.why:
+        main += f": {shorten(fit.why, 120)}"
+    return Criterion(fit.score, evidence=[main, *([f"source: {fit.source_url}"] if fit.source_url else [])])
 
 
 def unconfirmed_requirements(record: ModelRecord, query: StructuredQuery) -> list[str]:
