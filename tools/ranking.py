@@ -4,8 +4,9 @@ Seven criteria after the REMSA rubric (application compatibility, modality match
 performance, efficiency, generalisability, popularity, recency) plus data-regime fit when the user
 states how much labelled data they have; the criteria themselves live in tools/criteria.py,
 tools/result_credit.py and tools/region_fit.py. Weights start from the paper's expert weights
-(25/20/20/15/10/5/5) and shift with the query's priorities (templates A1-D4); this module sums
-them, orders the candidates and gives each its confidence.
+(25/20/20/15/10/5/5) and shift with the query's priorities (templates A1-D4); how closely a record
+reads like the task, and how experts judged similar curated requests (tools/precedent.py), take
+fixed shares. This module sums them, orders the candidates and gives each its confidence.
 """
 
 from __future__ import annotations
