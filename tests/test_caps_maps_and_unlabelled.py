@@ -50,3 +50,20 @@ def test_no_labels_and_pretraining_further_is_unlabelled_use_not_zero_shot(text)
     assert query.data_regime == "unlabeled"
     assert query.pretrain_further
     assert query.task_type != "zero-shot classification"
+
+
+def test_a_ground_resolution_under_a_metre_is_no_parameter_cap():
+    text = "Single-channel Umbra X-band SAR tiles at well under 1 m, eight land-cover classes."
+    assert interpret(text).query.compute.max_parameters_m is None
+    assert interpret("A backbone under 100M for a laptop.").query.compute.max_parameters_m == 100.0
+
+
+def test_imagery_the_labels_were_drawn_on_is_not_the_input():
+    selection = select_models(
+        "Land cover from single-channel Umbra X-band SAR at test time. The labels were drawn on "
+        "near-date optical images, so a building can be almost invisible in the radar. One 24 GB GPU.",
+        k=3,
+        clarify=False,
+    )
+    assert selection.query.modality == ["SAR"]
+    assert all("SAR" in m.modalities for m in selection.models)

@@ -27,7 +27,8 @@ _PARAMS = re.compile(
     rf"{_SIZE_NUMBER}\s*{_PARAM_WORD}"
 )
 _PARAMS_UNIT_FIRST = re.compile(
-    r"(?:under|below|less than|at most|<=?|up to)\s*(\d+(?:\.\d+)?)\s*(m|b)\b(?!\s*(?:gsd|res))"
+    # ('under 100M', written together: 'under 1 m' is a ground resolution)
+    r"(?:under|below|less than|at most|<=?|up to)\s*(\d+(?:\.\d+)?)(m|b)\b(?!\s*(?:gsd|res))"
 )
 # '20 million parameters at most', '50M params max', '100M parameters or less'.
 _PARAMS_BOUND_AFTER = re.compile(
