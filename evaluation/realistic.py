@@ -19,12 +19,12 @@ from __future__ import annotations
 import json
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
-from importlib import resources
 from pathlib import Path
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from benchmark_queries import realistic_dir, realistic_split
 from rsfmd.schema import Category, ModelRecord
 
 Split = Literal["held-out", "develop", "all"]
@@ -150,11 +150,6 @@ def part_prefix(request_id: str) -> str:
     return request_id.split("~", 1)[0].rsplit("-", 1)[0] + "-"
 
 
-def realistic_dir() -> Path:
-    """Folder of the realistic set inside the installed package."""
-    return Path(str(resources.files("benchmark_queries") / "realistic"))
-
-
 def load_requests(path: Path | None = None) -> list[RealisticRequest]:
     """Every request of the set, in file order."""
     path = path or realistic_dir() / "requests.jsonl"
@@ -166,8 +161,7 @@ def select_split(requests: Sequence[RealisticRequest], split: Split) -> list[Rea
     """The requests of one part of the seeded split (``all``: every request)."""
     if split == "all":
         return list(requests)
-    data = json.loads((realistic_dir() / "split.json").read_text(encoding="utf-8"))
-    ids = set(data["held_out" if split == "held-out" else "develop"])
+    ids = realistic_split("held_out" if split == "held-out" else "develop")
     return [r for r in requests if r.id in ids]
 
 

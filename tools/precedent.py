@@ -15,11 +15,11 @@ import json
 import threading
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 
 import numpy as np
 
+from benchmark_queries import realistic_dir, realistic_split
 from rsfmd.loader import derived_dir
 from tools.embedding import Encoder
 from tools.retrieval import read_vectors, text_key, write_vectors
@@ -54,12 +54,11 @@ class PrecedentFit:
     source_url: str = ""
 
 
-def load_precedents(folder: Path | None = None) -> list[Precedent]:
+def load_precedents() -> list[Precedent]:
     """The develop part of the realistic set (``benchmark_queries/realistic``)."""
-    base = folder or Path(str(resources.files("benchmark_queries") / "realistic"))
-    develop = set(json.loads((base / "split.json").read_text(encoding="utf-8"))["develop"])
+    develop = realistic_split("develop")
     out = []
-    for line in (base / "requests.jsonl").read_text(encoding="utf-8").splitlines():
+    for line in (realistic_dir() / "requests.jsonl").read_text(encoding="utf-8").splitlines():
         if not line.strip():
             continue
         row = json.loads(line)
