@@ -22,7 +22,7 @@ import numpy as np
 from benchmark_queries import realistic_dir, realistic_split
 from rsfmd.loader import derived_dir
 from tools.embedding import Encoder
-from tools.retrieval import read_vectors, text_key, write_vectors
+from tools.retrieval import cached_vectors, text_key, write_vectors
 
 # The summed closeness of the similar precedents at which their judgement counts in full; below it
 # (a few distant precedents) it counts in proportion.
@@ -100,19 +100,9 @@ class PrecedentPool:
             return self._vectors
 
     def _embed(self) -> np.ndarray:
-        keys = [text_key(p.text) for p in self.precedents]
         cache = self._cache_dir / "index" / self._file() if self._cache_dir is not None else None
-        known = {**read_vectors(self.shipped_path()), **read_vectors(cache)}
-        missing = [i for i, key in enumerate(keys) if key not in known]
-        if missing:
-            fresh = self._encoder.encode([self.precedents[i].text for i in missing])
-            for i, vector in zip(missing, fresh, strict=True):
-                known[keys[i]] = np.asarray(vector, np.float32)
-        if not keys:
-            return np.zeros((0, 1), np.float32)
-        vectors = np.stack([known[key] for key in keys]).astype(np.float32)
-        if cache is not None and missing:
-            write_vectors(cache, keys, vectors)
+        texts = [p.text for p in self.precedents]
+        vectors, _ = cached_vectors(texts, self._encoder, self.shipped_path(), cache)
         norms = np.linalg.norm(vectors, axis=1, keepdims=True)
         return vectors / np.where(norms > 0, norms, 1.0)
 

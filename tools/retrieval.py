@@ -88,6 +88,26 @@ def write_vectors(path: Path, keys: list[str], vectors: np.ndarray) -> None:
     tmp.replace(path)
 
 
+def cached_vectors(
+    texts: Sequence[str], encoder: Encoder, shipped: Path, cache: Path | None
+) -> tuple[np.ndarray, int]:
+    """Embeddings of ``texts`` in order, from the vectors shipped in the package or cached on disk by
+    text hash, the rest encoded (the cache then holds exactly these); and how many were encoded."""
+    keys = [text_key(t) for t in texts]
+    known = {**read_vectors(shipped), **read_vectors(cache)}
+    missing = [i for i, key in enumerate(keys) if key not in known]
+    if missing or not keys:
+        fresh = encoder.encode([texts[i] for i in missing])
+        if not keys:
+            return np.asarray(fresh, dtype=np.float32), 0  # nothing to embed: an empty (0, dim) matrix
+        for i, vector in zip(missing, fresh, strict=True):
+            known[keys[i]] = np.asarray(vector, np.float32)
+    vectors = np.stack([known[key] for key in keys]).astype(np.float32)
+    if cache is not None and (missing or len(known) != len(set(keys))):
+        write_vectors(cache, keys, vectors)
+    return vectors, len(missing)
+
+
 @dataclass(frozen=True)
 class RetrievedRecord:
     """A record and its cosine similarity to the query."""
@@ -138,24 +158,12 @@ class RetrievalIndex:
         return path
 
     def _embeddings(self) -> np.ndarray:
-        texts = [record_text(r) for r in self._records]
-        keys = [text_key(t) for t in texts]
         path = self._cache_path()
-        cached = {**read_vectors(self.shipped_path()), **read_vectors(path)}
-        missing = [i for i, key in enumerate(keys) if key not in cached]
-        if missing or not keys:
-            fresh = self._encoder.encode([texts[i] for i in missing])
-            if not keys:
-                return np.asarray(fresh, dtype=np.float32)  # no records: an empty (0, dim) matrix
-            for i, vector in zip(missing, fresh, strict=True):
-                cached[keys[i]] = np.asarray(vector, np.float32)
-        self.encoded = len(missing)
-        vectors = np.stack([cached[key] for key in keys])
-        if path is not None and (missing or len(cached) != len(set(keys))):
-            write_vectors(path, keys, vectors)
+        texts = [record_text(r) for r in self._records]
+        vectors, self.encoded = cached_vectors(texts, self._encoder, self.shipped_path(), path)
         if path is not None:
             self._remove_stale(path.parent)
-        return np.asarray(vectors, dtype=np.float32)
+        return vectors
 
     @staticmethod
     def _remove_stale(folder: Path) -> None:
