@@ -39,7 +39,7 @@ class Precedent:
     request_id: str
     text: str
     good: tuple[str, ...]
-    why: tuple[tuple[str, str], ...] = ()  # per good pick, in order: the fact that makes it good, its source
+    why: tuple[tuple[str, str], ...]  # per good pick, in order: the fact that makes it good, its source
 
 
 @dataclass(frozen=True)
@@ -133,10 +133,9 @@ class PrecedentPool:
             if closeness <= 0.0 or not precedent.good:
                 continue
             total += closeness
-            for n, model_id in enumerate(precedent.good):
+            for model_id, (why, source) in zip(precedent.good, precedent.why, strict=True):
                 weights[model_id] = weights.get(model_id, 0.0) + closeness / len(precedent.good)
                 said.setdefault(model_id, []).append(precedent.request_id)
-                why, source = precedent.why[n] if n < len(precedent.why) else ("", "")
                 closest.setdefault(model_id, (precedent.text, why, source))
         scale = max(total, FULL_SUPPORT)
         return {
