@@ -122,7 +122,8 @@ class PrecedentPool:
         query = np.asarray(self._encoder.encode([text])[0], np.float32)
         query = query / (np.linalg.norm(query) or 1.0)
         sims = vectors @ query
-        kept = [i for i in np.argsort(-sims) if not self.precedents[i].request_id.startswith(tuple(exclude))]
+        left_out = tuple(exclude)
+        kept = [i for i in np.argsort(-sims) if not self.precedents[i].request_id.startswith(left_out)]
         weights: dict[str, float] = {}
         said: dict[str, list[str]] = {}
         closest: dict[str, tuple[str, str, str]] = {}
