@@ -42,6 +42,7 @@ from agent.reading.tasks import (
     prompted_with_text,
     read_chat,
     read_task_type,
+    told_in_text,
 )
 from agent.reading.terms import TermSpan, blank_spans, find_terms, overlaps
 from rsfmd.pretext import pretext_methods
@@ -147,6 +148,9 @@ def interpret(
     if text_prompted and (prompted := prompted_with_text(task.application, task.task_type)):
         notes.append(f"no labels and text prompts: read as {prompted}")
         task.application = prompted
+    if told := told_in_text(task.application, modalities):
+        task.application, task.task_type = told
+        notes.append(f"a change to be told in text about image pairs: read as {task.application}")
     compute = read_compute(
         lowered, written, regime.data, (task.application, task.task_type), notes, frozen=regime.frozen
     )
@@ -166,6 +170,12 @@ def interpret(
         # Pretraining goes on over the user's archive of image series: the model must take series.
         series_model = True
         notes.append("Pretraining further on your image series: only models that take image series are kept")
+    elif multi_temporal and "Text" in modalities and not series_model:
+        # A head over two dates can be put on any encoder, not on a model that answers in text.
+        series_model = True
+        notes.append(
+            "Answers in text about several dates: only models that read image series or pairs are kept"
+        )
     query = StructuredQuery(
         application=task.application,
         modality=modalities,

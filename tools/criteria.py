@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import datetime as dt
 import math
-import re
 from collections.abc import Callable, Sequence
 from functools import cache
 
@@ -26,7 +25,7 @@ from rsfmd.datasets import (
 from rsfmd.schema import Alignment, Category, ModelRecord
 from tools.candidate import Candidate, Criterion
 from tools.evidence import RELATED_TASKS, same_imagery
-from tools.filtering import reads_no_text_for
+from tools.filtering import coarser_grid, reads_no_text_for
 from tools.fit import far_from_users_pixels
 from tools.inputs import COMPATIBLE_MODALITIES, models_time, requested_imagery, requested_modalities
 
@@ -207,7 +206,7 @@ def _modality_fit(c: Candidate, query: StructuredQuery) -> Criterion:
         through = sorted({h for m in partial for h in have & COMPATIBLE_MODALITIES[m]})
         evidence.append(f"{', '.join(sorted(partial))} only through related input ({', '.join(through)})")
     # How the model's pretraining imagery fits the user's sensor is the imagery criterion's.
-    if coarse := _coarser_grid(r, query):
+    if coarse := coarser_grid(r, query):
         score *= 0.5
         evidence.append(coarse)
     if query.multi_temporal:
@@ -236,7 +235,7 @@ def _unstated_modality_fit(r: ModelRecord, query: StructuredQuery) -> Criterion:
         )
     else:
         found = Criterion(0.6, evidence=["no modality stated"], known=False)
-    if coarse := _coarser_grid(r, query):
+    if coarse := coarser_grid(r, query):
         found.score *= 0.5
         found.evidence.append(coarse)
     return found
@@ -277,29 +276,6 @@ def image_pairs_only(record: ModelRecord, query: StructuredQuery) -> list[str]:
         pairs = [a for a in on_task if a in PAIR_INPUT_APPLICATIONS]
         return sorted(set(pairs)) if len(pairs) == len(on_task) else []
     return sorted(a for a in PAIR_INPUT_APPLICATIONS if described_for(record, a))
-
-
-def _coarser_grid(record: ModelRecord, query: StructuredQuery) -> str | None:
-    """Why an embedding product is too coarse for the user's resolution: its embeddings cannot be
-    finer than their grid."""
-    grid = _product_resolution_m(record) if record.category == Category.embedding_product else None
-    wanted_m = query.spatial_resolution_m
-    if grid is not None and wanted_m is not None and grid > 2 * wanted_m:
-        return f"embeddings at {record.spatial_resolution}, coarser than your {wanted_m:g} m"
-    return None
-
-
-_LENGTH = re.compile(r"(\d+(?:\.\d+)?)\s*(km|m|cm|deg(?:ree)?s?|°)(?![a-z])", re.IGNORECASE)
-_METRES = {"km": 1000.0, "m": 1.0, "cm": 0.01}
-
-
-def _product_resolution_m(record: ModelRecord) -> float | None:
-    """The grid of an embedding product in metres ('10 m', '0.25 degree grid': about 27.8 km)."""
-    match = _LENGTH.search(record.spatial_resolution or "")
-    if match is None:
-        return None
-    value, unit = float(match.group(1)), match.group(2).lower()
-    return value * _METRES.get(unit, 111_320.0)  # a degree of latitude
 
 
 def popularity_fit(c: Candidate) -> Criterion:

@@ -4,6 +4,7 @@ None. The LLM never decides these; ``tools/closest.py`` applies them to candidat
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from agent.query import EITHER_MODALITIES, StructuredQuery
@@ -250,10 +251,36 @@ def weights_violation(record: ModelRecord, query: StructuredQuery) -> str | None
 
 
 def embeddings_violation(record: ModelRecord, query: StructuredQuery) -> str | None:
-    """The user wants precomputed embeddings and the record is a model to run."""
+    """The user wants precomputed embeddings and the record is a model to run, or embeddings on a
+    grid coarser than their imagery."""
     if query.precomputed_embeddings and record.category != Category.embedding_product:
         return "a model to run, not precomputed embeddings"
+    if query.precomputed_embeddings and (coarse := coarser_grid(record, query)):
+        return coarse
     return None
+
+
+def coarser_grid(record: ModelRecord, query: StructuredQuery) -> str | None:
+    """Why an embedding product is too coarse for the user's resolution: its embeddings cannot be
+    finer than their grid."""
+    grid = product_grid_m(record) if record.category == Category.embedding_product else None
+    wanted_m = query.spatial_resolution_m
+    if grid is not None and wanted_m is not None and grid > 2 * wanted_m:
+        return f"embeddings at {record.spatial_resolution}, coarser than your {wanted_m:g} m"
+    return None
+
+
+_LENGTH = re.compile(r"(\d+(?:\.\d+)?)\s*(km|m|cm|deg(?:ree)?s?|°)(?![a-z])", re.IGNORECASE)
+_METRES = {"km": 1000.0, "m": 1.0, "cm": 0.01}
+
+
+def product_grid_m(record: ModelRecord) -> float | None:
+    """The grid of an embedding product in metres ('10 m', '0.25 degree grid': about 27.8 km)."""
+    match = _LENGTH.search(record.spatial_resolution or "")
+    if match is None:
+        return None
+    value, unit = float(match.group(1)), match.group(2).lower()
+    return value * _METRES.get(unit, 111_320.0)  # a degree of latitude
 
 
 def encoder_violation(record: ModelRecord, query: StructuredQuery) -> str | None:

@@ -153,14 +153,16 @@ _VERY_FINE = re.compile(
 )
 
 
-def _true_colour_and_nir(lowered: str, modalities: list[str], exclusions: Exclusions) -> bool:
-    """Whether the imagery is very-high-resolution true colour plus near-infrared, and read as
-    multispectral only."""
+def _true_colour_and_nir(
+    lowered: str, modalities: list[str], exclusions: Exclusions, vhr_named: bool
+) -> bool:
+    """Whether the imagery is very-high-resolution true colour plus near-infrared (by the words, or
+    a very-high-resolution sensor named: ``vhr_named``), and read as multispectral only."""
     return (
         "Multispectral" in modalities
         and not {"RGB", "Hyperspectral"} & set(modalities)
         and "RGB" not in exclusions.modalities
-        and bool(_NIR.search(lowered) and _VERY_FINE.search(lowered))
+        and bool(_NIR.search(lowered) and (vhr_named or _VERY_FINE.search(lowered)))
         and not _OTHER_BANDS.search(lowered)
     )
 
@@ -233,7 +235,7 @@ def read_modalities(
     vhr = [s for s in sensors if _vhr_multispectral(s)]
     if (
         vhr
-        and (not set(modalities) - {"Multi-temporal"} or by_platform)
+        and (not set(modalities) - _NOT_IMAGERY - {"Multi-temporal"} or by_platform)
         and not _NAMES_BANDS.search(lowered)
         and not EITHER_MODALITIES & set(exclusions.modalities)
     ):
@@ -243,7 +245,7 @@ def read_modalities(
     _implied_by_sensors(lowered, carried, sensors, vhr, modalities, either, exclusions, notes)
     if by_platform and carried & set(sensors):
         modalities.remove("RGB")  # true colour read from the platform alone, which carries another camera
-    if _true_colour_and_nir(lowered, modalities, exclusions):
+    if _true_colour_and_nir(lowered, modalities, exclusions, bool(vhr)):
         # 'aerial orthophotos, R, G, B and NIR': a model for true colour uses three of the four bands.
         modalities.append("RGB")
         either = True

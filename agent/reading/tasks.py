@@ -110,6 +110,24 @@ def prompted_with_text(application: str | None, task_type: str | None) -> str | 
     return found[0] if len(found) == 1 else None
 
 
+def told_in_text(application: str | None, modalities: list[str]) -> tuple[str, str] | None:
+    """The vision-language application that tells a change in words ('change captioning') and its
+    task type, for change detection whose answer is to be text about image pairs or series."""
+    table = get_vocabulary("applications")
+    # (a change of one kind told in text, 'building damage', stays that application)
+    if application != "change detection":
+        return None
+    if not {"Text", "Multi-temporal"} <= set(modalities):
+        return None
+    found = [
+        name
+        for name in table.names
+        if application_domain(name) == "vision-language"
+        and {"Text", "Multi-temporal"} <= set(table.column(name, "typical_modalities").split("|"))
+    ]
+    return (found[0], table.column(found[0], "task_type")) if len(found) == 1 else None
+
+
 @dataclass
 class TaskReading:
     """The task's application and type, and the texts they are read from."""
