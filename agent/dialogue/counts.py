@@ -10,10 +10,12 @@ from agent.selection import Selection
 
 # 'the top 5', 'show me 10 models', 'give me five options': how many models to show.
 MAX_SHOWN = 20
-# ('the top one' is the first model shown, not a count of one)
+# ('the top one' is the first model shown, not a count of one; '60% top-1' and 'top-5 accuracy'
+# are a metric)
 _COUNT = rf"(\d{{1,2}}|{'|'.join(w for w in NUMBER_WORDS if w != 'one')})"
 _COUNT_ASKED = re.compile(
-    rf"\btop[\s-]?{_COUNT}\b(?!\s*(?:%|percent|m\b|km|cm|gb|bands?|classes|years?))"
+    rf"(?<!%\s)(?<!%)\btop[\s-]?{_COUNT}\b"
+    r"(?!\s*(?:%|percent|m\b|km|cm|gb|bands?|classes|years?|accuracy|acc\b|error|oa\b))"
     rf"|\b(?:show|give|list|recommend|suggest|return)\s+(?:me\s+|us\s+)?(?:the\s+)?(?:top\s+|best\s+)?{_COUNT}"
     r"(?:\s+(?:more|other|best))?\s+(?:models|options|candidates|picks|recommendations|suggestions|choices|"
     r"alternatives|ones|results)\b"

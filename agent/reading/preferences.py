@@ -204,7 +204,7 @@ def backbones_asked(lowered: str) -> list[str]:
 # A backbone pretrained on everyday photos, or none at all, is the user's baseline; so is the one
 # the user has now ('our CNN trained on one region', 'my current pipeline is a single-date 2D CNN').
 _GENERIC_BASELINE = re.compile(
-    r"\b(?:imagenet(?:-\d+k)?|vanilla|plain|off-the-shelf)[\s-]+(?:pre-?trained\s+)?$"
+    r"\b(?:imagenet(?:-\d+k)?|vanilla|plain|off-the-shelf|fine[\s-]?tuned)[\s-]+(?:pre-?trained\s+)?$"
     r"|\b(?:our|my|current|currently|existing|baseline|until now|so far|used|right now|at the moment)\b"
     r"(?:(?!\b(?:need|want|prefer|like|rather)\b)[^.;,])*$"
 )

@@ -317,6 +317,20 @@ def compile_patterns() -> int:
     return len(sources)
 
 
+# A plural noun right before a determiner is a verb ('the project ships a toolbox', 'she maps the
+# delta'): no mention of the thing.
+_AS_VERB = re.compile(
+    r"\s+(?:a(?!\s+(?:few|couple|lot|bit|little|dozen)\b)|an|the|its|our|their|his|her|my|your|this|these|those)\b"
+)
+
+
+def _verb_use(text: str, start: int, end: int) -> bool:
+    word = text[start:end]
+    return (
+        word.isalpha() and word.endswith("s") and not word.endswith("ss") and bool(_AS_VERB.match(text, end))
+    )
+
+
 def scan_terms(text: str, patterns: Terms) -> list[tuple[str, int, int]]:
     """(canonical, start, end) of every match in ``text``, in order; patterns run longest first
     and a match overlapping an earlier one is dropped. A pattern whose probe is not in the text is
@@ -329,7 +343,7 @@ def scan_terms(text: str, patterns: Terms) -> list[tuple[str, int, int]]:
     for pattern, canonical, _, _, on_lowered in patterns.candidates(lowered):
         for match in _regex(pattern).finditer(lowered if on_lowered else text):
             start, end = match.span()
-            if overlaps(start, end, taken):
+            if overlaps(start, end, taken) or _verb_use(lowered, start, end):
                 continue
             taken.append((start, end))
             found.append((canonical, start, end))
