@@ -112,10 +112,10 @@ def prompted_with_text(application: str | None, task_type: str | None) -> str | 
 
 def told_in_text(application: str | None, modalities: list[str]) -> tuple[str, str] | None:
     """The vision-language application that tells a change in words ('change captioning') and its
-    task type, for change detection whose answer is to be text about image pairs or series."""
+    task type, for change detection (or no task named) whose answer is text about image pairs."""
     table = get_vocabulary("applications")
     # (a change of one kind told in text, 'building damage', stays that application)
-    if application != "change detection":
+    if application not in {None, "change detection"}:
         return None
     if not {"Text", "Multi-temporal"} <= set(modalities):
         return None

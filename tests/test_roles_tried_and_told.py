@@ -1,0 +1,125 @@
+"""What was tried, a baseline's score and a comparison are no requirement; a change told in text
+needs image pairs; embeddings coarser than the user's grid are not their per-pixel embeddings."""
+
+import pytest
+
+from agent.api import select_models
+from agent.dialogue.counts import requested_count
+from agent.interpreter import interpret
+from agent.query import StructuredQuery
+from agent.reading import read
+from agent.reading.terms import find_terms
+
+
+def _query(text: str) -> StructuredQuery:
+    """The task as the offline engine reads it: role spans first, then the rules."""
+    return interpret(read(text).required_text).query
+
+
+def test_a_sensor_first_tried_is_not_the_users_data():
+    query = _query(
+        "I first tried DeepForest on Sentinel-2, which was hopeless at 10 m, so I bought Pleiades 0.5 m "
+        "pan-sharpened imagery; now I have the image but only about 150 hand-marked olive crowns."
+    )
+    assert query.sensor == ["Pleiades"]
+    assert "RGB" in query.modality
+
+
+def test_a_baselines_score_is_no_floor_and_top_1_is_a_metric_not_a_count():
+    text = (
+        "The classes are long-tailed, and my ShuffleNet baseline with super-resolved inputs reaches only "
+        "about 60% top-1. Which pretrained satellite encoder is best for building-function classification?"
+    )
+    query = _query(text)
+    assert query.min_performance is None
+    assert query.task_type != "super-resolution"
+    assert requested_count(text, None, 3) is None
+    assert requested_count("show me the top 5", None, 3) == 5
+
+
+def test_an_approach_weighed_or_tried_is_no_architecture_asked_for():
+    assert (
+        _query(
+            "We monitor chlorophyll-a from Sentinel-3 OLCI; with 150 match-ups, training a CNN from scratch is "
+            "shaky. I would like a pretrained encoder to fine-tune."
+        ).architectures
+        == []
+    )
+    assert (
+        _query(
+            "Sentinel-2 seasonal composites; a fine-tuned EfficientNet with an LSTM on top overfits badly."
+        ).architectures
+        == []
+    )
+    assert _query("Sentinel-2 patches; we need a CNN backbone.").architectures == ["CNN"]
+
+
+def test_the_sensor_a_comparison_is_made_against_is_not_the_users():
+    query = _query(
+        "Forest-type map from PRISMA hyperspectral cubes (230 bands, 30 m); our separability tests already "
+        "show PRISMA beats Sentinel-2 as the classes get finer."
+    )
+    assert query.sensor == ["PRISMA"]
+    assert query.modality == ["Hyperspectral"]
+    assert query.application == "forest mapping"
+
+
+def test_a_very_high_resolution_sensor_beside_text_or_near_infrared_reads_as_either_imagery():
+    told = _query("Pleiades images (0.5 m pan-sharpened); vision-language models that answer in text.")
+    assert {"RGB", "Multispectral"} <= set(told.modality) and told.either_modality
+    four = _query("Several hundred TB of Gaofen-2 and Jilin-1 pansharpened imagery (0.75-1 m, RGB+NIR).")
+    assert {"RGB", "Multispectral"} <= set(four.modality) and four.either_modality
+
+
+def test_a_change_told_in_text_is_change_captioning_on_models_that_take_pairs():
+    selection = select_models(
+        "We update the building layer from pairs of Pleiades ortho-images (0.5 m, 2019 vs 2023). Operators "
+        "want a short statement of what changed for each flagged tile. I'm considering vision-language "
+        "models that read both dates and answer in text. We have one 24 GB GPU.",
+        k=3,
+        clarify=False,
+    )
+    assert selection.query.application == "change captioning"
+    assert selection.query.series_model
+    assert all("Multi-temporal" in m.modalities or m.temporal_alignment for m in selection.models)
+    # Damage told in text stays the damage task.
+    damage = _query(
+        "Pre- and post-event image pairs of the town; analysts ask in plain language which buildings "
+        "collapsed and want answers in text. Building damage assessment."
+    )
+    assert damage.application != "change captioning"
+
+
+def test_per_pixel_embeddings_are_not_met_by_a_product_on_a_kilometre_grid():
+    selection = select_models(
+        "We map tree species in Trentino with a few hundred field plots, so we'd rather train a random "
+        "forest on ready-made per-pixel embeddings at 10 m than run a deep model. Laptop, no GPU. Which "
+        "precomputed embedding products work for this? Patch embeddings kilometres wide are too coarse.",
+        k=3,
+        clarify=False,
+    )
+    shown = [m.model_id for m in selection.models]
+    assert "clay-embeddings" not in shown and "major-tom-embeddings" not in shown
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("Our project maps mangroves and ships a segmentation toolbox to partners.", False),
+        ("We detect ships in the harbour from SkySat.", True),
+        ("Small vessels a few pixels wide in Sentinel-2.", True),
+    ],
+)
+def test_a_plural_before_a_determiner_is_a_verb(text, found):
+    assert any(t[0] == "ship detection" for t in find_terms(text, "applications")) is found
+
+
+def test_a_gpu_cluster_is_compute_and_clustering_features_is_unlabelled_use():
+    assert _query(
+        "2,500 inventory plots as labels and an A100 cluster, so compute isn't the limit."
+    ).data_regime != ("unlabeled")
+    unlabelled = _query(
+        "No ground truth at all. I'd use a hyperspectral model as a feature extractor (cluster or unmix in "
+        "its feature space) without collecting labels first."
+    )
+    assert unlabelled.data_regime == "unlabeled"
