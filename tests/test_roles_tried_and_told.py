@@ -40,8 +40,8 @@ def test_a_baselines_score_is_no_floor_and_top_1_is_a_metric_not_a_count():
 def test_an_approach_weighed_or_tried_is_no_architecture_asked_for():
     assert (
         _query(
-            "We monitor chlorophyll-a from Sentinel-3 OLCI; with 150 match-ups, training a CNN from scratch is "
-            "shaky. I would like a pretrained encoder to fine-tune."
+            "We monitor chlorophyll-a from Sentinel-3 OLCI; with 150 match-ups, training a CNN from "
+            "scratch is shaky. I would like a pretrained encoder to fine-tune."
         ).architectures
         == []
     )
