@@ -261,8 +261,8 @@ def embeddings_violation(record: ModelRecord, query: StructuredQuery) -> str | N
 
 
 def coarser_grid(record: ModelRecord, query: StructuredQuery) -> str | None:
-    """Why an embedding product is too coarse for the user's resolution: its embeddings cannot be
-    finer than their grid."""
+    """Why an embedding product is too coarse for the resolution the user states: its embeddings
+    cannot be finer than their grid."""
     grid = product_grid_m(record) if record.category == Category.embedding_product else None
     wanted_m = query.spatial_resolution_m
     if grid is not None and wanted_m is not None and grid > 2 * wanted_m:
@@ -296,7 +296,7 @@ def encoder_violation(record: ModelRecord, query: StructuredQuery) -> str | None
         return "precomputed embeddings, not a backbone to run"
     if runs_model(query) and record.weights_released is not True:
         return "precomputed embeddings, encoder not known to be released: nothing to run on your imagery"
-    return None
+    return coarser_grid(record, query)
 
 
 def release_violation(record: ModelRecord, query: StructuredQuery) -> str | None:
