@@ -123,3 +123,20 @@ def test_a_gpu_cluster_is_compute_and_clustering_features_is_unlabelled_use():
         "its feature space) without collecting labels first."
     )
     assert unlabelled.data_regime == "unlabeled"
+
+
+def test_what_others_point_to_is_not_the_users_sensor():
+    query = _query(
+        "A land-cover map from Landsat 8/9 surface reflectance. Most people point me to Sentinel-2 models, "
+        "but our archive goes back to Landsat 5, so I'd rather use something pretrained on Landsat."
+    )
+    assert "Sentinel-2" not in query.sensor and "Landsat-8" in query.sensor
+
+
+def test_content_based_image_retrieval_is_not_retrieval_by_text():
+    query = _query(
+        "Content-based image retrieval over a Sentinel-2 archive: compressed embeddings, queries answered "
+        "in milliseconds, scenes grouped semantically without fine-tuning."
+    )
+    assert query.application == "content-based image retrieval"
+    assert "Text" not in query.modality
