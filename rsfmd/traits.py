@@ -1,5 +1,6 @@
 """What a record's free text says about the model: whether it is built on a generative language
-model, takes point or box prompts, and which architecture families its backbones belong to."""
+model, takes point or box prompts, which architecture families its backbones belong to, and how
+fine a grid its stated resolution is."""
 
 from __future__ import annotations
 
@@ -64,3 +65,17 @@ def names_a_generative_llm(described: str) -> bool:
 def names_prompts(described: str) -> bool:
     """Whether ``described`` says the model segments from point or box prompts."""
     return bool(_PROMPTS.search(described))
+
+
+_LENGTH = re.compile(r"(\d+(?:\.\d+)?)\s*(km|m|cm|deg(?:ree)?s?|°)(?![a-z])", re.IGNORECASE)
+_METRES = {"km": 1000.0, "m": 1.0, "cm": 0.01}
+
+
+def grid_metres(resolution: str) -> float | None:
+    """The first length a stated resolution gives, in metres ('10 m'; '0.25 degree grid': about
+    27.8 km); None when it gives none."""
+    match = _LENGTH.search(resolution)
+    if match is None:
+        return None
+    value, unit = float(match.group(1)), match.group(2).lower()
+    return value * _METRES.get(unit, 111_320.0)  # a degree of latitude

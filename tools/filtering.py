@@ -4,7 +4,6 @@ None. The LLM never decides these; ``tools/closest.py`` applies them to candidat
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 
 from agent.query import EITHER_MODALITIES, StructuredQuery
@@ -13,6 +12,7 @@ from rsfmd.datasets import dataset_identities, dataset_identity, evaluated_on, p
 from rsfmd.licenses import allows_commercial_use, within_licenses
 from rsfmd.pretext import pretext_described, uses_pretext
 from rsfmd.schema import Alignment, Category, ModelRecord
+from rsfmd.traits import grid_metres
 from rsfmd.vocab import application_domain, application_task_type, sensor_body, sensor_family
 from tools.inputs import (
     AUXILIARY_INPUTS,
@@ -263,24 +263,13 @@ def embeddings_violation(record: ModelRecord, query: StructuredQuery) -> str | N
 def coarser_grid(record: ModelRecord, query: StructuredQuery) -> str | None:
     """Why an embedding product is too coarse for the resolution the user states: its embeddings
     cannot be finer than their grid."""
-    grid = product_grid_m(record) if record.category == Category.embedding_product else None
+    if record.category != Category.embedding_product:
+        return None
+    grid = grid_metres(record.spatial_resolution or "")
     wanted_m = query.spatial_resolution_m
     if grid is not None and wanted_m is not None and grid > 2 * wanted_m:
         return f"embeddings at {record.spatial_resolution}, coarser than your {wanted_m:g} m"
     return None
-
-
-_LENGTH = re.compile(r"(\d+(?:\.\d+)?)\s*(km|m|cm|deg(?:ree)?s?|°)(?![a-z])", re.IGNORECASE)
-_METRES = {"km": 1000.0, "m": 1.0, "cm": 0.01}
-
-
-def product_grid_m(record: ModelRecord) -> float | None:
-    """The grid of an embedding product in metres ('10 m', '0.25 degree grid': about 27.8 km)."""
-    match = _LENGTH.search(record.spatial_resolution or "")
-    if match is None:
-        return None
-    value, unit = float(match.group(1)), match.group(2).lower()
-    return value * _METRES.get(unit, 111_320.0)  # a degree of latitude
 
 
 def encoder_violation(record: ModelRecord, query: StructuredQuery) -> str | None:

@@ -62,7 +62,7 @@ _NO_FINE_TUNING = re.compile(
 _OUT_OF_THE_BOX = re.compile(r"out[\s-]of[\s-]the[\s-]box")
 _CLUSTERING = re.compile(
     r"\bclustering\b|\b(?:to|can|could|or|then) cluster\b|"
-    r"(?<![\w-]\s)\bcluster\s+(?:or|and|them|it|the|its|their)\b|"
+    r"(?<![\w-]\s)\bcluster\s+(?:or|and|it|its|their)\b|"
     r"\bcluster (?:them|the|my|our|these|land|pixels|images|tiles|scenes|patches)\b|"
     # ('feature differences I can threshold'): features used as they come out
     r"\b(?:features?|embeddings?|feature differences?)\s+(?:that\s+)?(?:i|we)\s+(?:can|could)\s+"
