@@ -152,7 +152,7 @@ class PrecedentSettings(_Section):
     min_similarity: float = Field(
         default=0.5, ge=0, lt=1, description="Curated requests less similar than this are not consulted."
     )
-    weight: float = Field(default=0.2, ge=0, le=0.5, description="Share of the score that precedent takes.")
+    weight: float = Field(default=0.25, ge=0, le=0.5, description="Share of the score that precedent takes.")
     exclude: list[str] = Field(
         default_factory=list,
         description=(

@@ -50,7 +50,8 @@ def _reasons(c: Candidate) -> list[str]:
     reasons: list[str] = []
     strong = sorted(
         (n for n in crit if crit[n].score >= 0.6 and crit[n].evidence and n != "precedent"),
-        key=lambda n: -crit[n].weight,
+        # Released weights are a condition of use, not a fit to the task: said after the fits.
+        key=lambda n: (n == "availability", -crit[n].weight),
     )
     for name in strong:
         text = "; ".join(crit[name].evidence[:2])
