@@ -165,6 +165,17 @@ def _wanted(text: str, at: int) -> bool:
 def _called_first(apps: list[TermSpan], task_text: str) -> list[TermSpan]:
     """``apps`` with an application the task names as what it describes first."""
     table = get_vocabulary("applications")
+    scene = cue_pattern("scene_lead", "place")
+    if len(apps) > 1 and scene.search(words_before(task_text, apps[0][1], 60, ends=r"[.;:!?]")):
+        # 'we fly a drone over farmland to detect people and livestock': the land the imagery lies
+        # over is the scene; an application said elsewhere is the task.
+        said = [
+            a
+            for a in apps[1:]
+            if a[0] != apps[0][0] and not scene.search(words_before(task_text, a[1], 60, ends=r"[.;:!?]"))
+        ]
+        if said:
+            apps = [said[0], *(a for a in apps if a is not said[0])]
     if len(apps) > 1 and table.get(task_text[apps[0][1] : apps[0][2]]) is None:
         # 'locate objects described in text (visual grounding)': an application the task names
         # as the name of what it describes outweighs one read from a verb ('locate objects').

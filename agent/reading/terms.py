@@ -103,9 +103,12 @@ def _verb_pattern(phrase: str) -> str | None:
         return None
     obj, noun = found
     # One describing word may come between ('map dominant tree species', 'detect small ships'), but
-    # not a participle: 'flooded roads' and 'damaged buildings' name an event's application.
+    # not a participle: 'flooded roads' and 'damaged buildings' name an event's application. The
+    # object may be the second of two ('detect people and livestock', 'map roads or buildings').
     return (
-        rf"(?<![a-z0-9])(?:{_verb_forms()[noun]})\s+(?:the\s+|all\s+|any\s+)?(?:(?![a-z]+ed\b)[a-z]+[\s-]+)?"
+        rf"(?<![a-z0-9])(?:{_verb_forms()[noun]})\s+(?:the\s+|all\s+|any\s+)?"
+        r"(?P<first>[a-z]+(?:\s+[a-z]+)?(?:\s*,\s*|\s+(?:and|or|&)\s+)(?:the\s+)?)?"
+        r"(?:(?![a-z]+ed\b)[a-z]+[\s-]+)?"
         rf"{obj}(?:s|es)?"
         r"(?![a-z0-9])"
     )
@@ -343,6 +346,10 @@ def scan_terms(text: str, patterns: Terms) -> list[tuple[str, int, int]]:
     for pattern, canonical, _, _, on_lowered in patterns.candidates(lowered):
         for match in _regex(pattern).finditer(lowered if on_lowered else text):
             start, end = match.span()
+            if "first" in match.re.groupindex and match.group("first"):
+                # 'map floods and land cover': the second object is read from where it starts, so
+                # the first keeps its own reading ('map floods').
+                start = match.end("first")
             if overlaps(start, end, taken) or _verb_use(lowered, start, end):
                 continue
             taken.append((start, end))

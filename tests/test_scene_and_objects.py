@@ -1,0 +1,71 @@
+"""The land imagery lies over is the scene, not the task; a task's object may be the second of two."""
+
+import pytest
+
+from agent.interpreter import interpret
+from agent.query import StructuredQuery
+from agent.reading import read
+
+
+def _query(text: str) -> StructuredQuery:
+    """The task as the offline engine reads it: role spans first, then the rules."""
+    return interpret(read(text).required_text).query
+
+
+@pytest.mark.parametrize(
+    ("text", "application"),
+    [
+        (
+            "We fly a drone over farmland to detect people and livestock in the RGB frames.",
+            "livestock detection",
+        ),
+        (
+            "Our aerial survey frames over Arctic sea ice are thermal; we need to detect seals and "
+            "polar bears.",
+            "wildlife detection",
+        ),
+        (
+            "Our drone flies over informal settlements at 5 cm GSD. We want semantic segmentation into "
+            "7 classes: metal roof, paved, trees, water.",
+            "land cover mapping",
+        ),
+    ],
+)
+def test_the_land_imagery_lies_over_is_the_scene_not_the_task(text: str, application: str) -> None:
+    assert _query(text).application == application
+
+
+@pytest.mark.parametrize(
+    ("text", "application"),
+    [
+        # The scene is the task when nothing else is named as one.
+        (
+            "We have Sentinel-2 imagery over farmland in Kenya and want to map field boundaries.",
+            "cropland mapping",
+        ),
+        (
+            "Sentinel-1 scenes over the Amazon, to monitor deforestation every month.",
+            "deforestation monitoring",
+        ),
+        # Over a place the task is about: the task named, not the place.
+        (
+            "Drone images over flooded villages; we need to detect damaged buildings.",
+            "building damage assessment",
+        ),
+    ],
+)
+def test_a_task_named_with_its_scene_stays_the_task(text: str, application: str) -> None:
+    assert _query(text).application == application
+
+
+@pytest.mark.parametrize(
+    ("text", "application"),
+    [
+        ("I need to detect people and livestock in drone frames.", "livestock detection"),
+        ("Which model can detect vehicles or aircraft in 30 cm satellite images?", "vehicle detection"),
+        # The first object keeps its own reading.
+        ("map floods and land cover with Sentinel-1", "flood mapping"),
+    ],
+)
+def test_a_tasks_object_may_be_the_second_of_two(text: str, application: str) -> None:
+    assert _query(text).application == application
