@@ -79,8 +79,14 @@ def test_named_models_are_shown_after_the_top_with_their_rank() -> None:
     # Where the models named rank answers the question: the chat says it before the top 3.
     assert any(a.startswith(head) for a in selection.answers)
     assert summary.startswith(selection.answers[0])
-    assert summary.index(selection.answers[-1]) < summary.index("Top 3 for your task:")
-    assert summary.index("The models you named:") < summary.index(f"**{extras[0].name}**")
+    # A named model ranked right after the top 3 continues the list ('Top 4'); one ranked further
+    # down is shown apart, under the models named.
+    ranks = [m.rank for m in selection.models]
+    contiguous = ranks == list(range(1, len(ranks) + 1))
+    listed = f"Top {len(ranks) if contiguous else 3} for your task:"
+    assert summary.index(selection.answers[-1]) < summary.index(listed)
+    if not contiguous:
+        assert summary.index("The models you named:") < summary.index(f"**{extras[0].name}**")
 
 
 def test_ruled_out_and_unsuitable_named_models() -> None:

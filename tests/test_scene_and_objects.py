@@ -1,4 +1,5 @@
-"""The land imagery lies over is the scene, not the task; a task's object may be the second of two."""
+"""The land imagery lies over is the scene, not the task; a task's object may be the second of two, and
+a participle may be joined by another; embeddings a user would happily use are accepted, not required."""
 
 import pytest
 
@@ -69,3 +70,14 @@ def test_a_task_named_with_its_scene_stays_the_task(text: str, application: str)
 )
 def test_a_tasks_object_may_be_the_second_of_two(text: str, application: str) -> None:
     assert _query(text).application == application
+
+
+def test_a_participle_joined_to_another_still_names_the_application() -> None:
+    query = _query("I need a first map of collapsed or changed buildings between the two image dates.")
+    assert query.application == "building damage assessment"
+
+
+def test_embeddings_the_user_would_happily_use_are_accepted_not_required() -> None:
+    said = "Sentinel-2 land cover on a laptop; I would happily use precomputed embeddings if they exist."
+    assert not _query(said).precomputed_embeddings
+    assert _query("Sentinel-2 land cover on a laptop; I want precomputed embeddings.").precomputed_embeddings

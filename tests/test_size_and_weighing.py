@@ -63,3 +63,15 @@ def test_size_waived_with_memory_named_keeps_the_memory_bound_but_not_the_weight
     )
     assert query.compute.size_waived and query.compute.max_parameters_m is not None
     assert query_weights(query)["efficiency"] == 0.0
+
+
+@pytest.mark.parametrize(
+    ("said", "limit"),
+    [
+        # A number restating a limit after ', say' or ', i.e.' belongs to the limit it restates.
+        ("That rules out anything much larger than a ViT-B, say 150M parameters for both towers.", 150.0),
+        ("It has to stay small, i.e. under 40M parameters, because it runs on a Jetson.", 40.0),
+    ],
+)
+def test_a_limit_restated_as_a_number_is_that_number(said: str, limit: float) -> None:
+    assert _query(f"{_FLOOD_TASK} {said}").compute.max_parameters_m == limit

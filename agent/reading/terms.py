@@ -56,6 +56,9 @@ def _phrase_pattern(phrase: str, *, plural: bool = False) -> str:
     last = parts[-1]
     ending = "(?:e?s)?" if plural and len(last) > 2 and last.isalpha() and not last.endswith("s") else ""
     joined = _SEP.join(parts)
+    if plural and len(parts) == 2 and parts[0].endswith("ed"):
+        # 'collapsed or damaged buildings': another participle may join the first word.
+        joined = parts[0] + r"(?:\s+(?:or|and|&)\s+[a-z]+ed)?" + _SEP + last
     if len(parts) > 1 and last in _task_nouns():
         joined = _SEP.join(parts[:-1]) + f"(?:{_SEP}(?:{_task_qualifier()}))?" + _SEP + last
     # A term followed by '.<digit>' is part of a version ('Prithvi-EO-1.0' does not name EO-1).
