@@ -1,5 +1,6 @@
-"""What was tried, a baseline's score and a comparison are no requirement; a change told in text
-needs image pairs; embeddings coarser than the user's grid are not their per-pixel embeddings."""
+"""What was tried, found disappointing or only handled by another tool, a baseline's score and a
+comparison are no requirement; a change told in text needs image pairs; embeddings coarser than the
+user's grid are not their per-pixel embeddings."""
 
 import pytest
 
@@ -140,3 +141,23 @@ def test_content_based_image_retrieval_is_not_retrieval_by_text():
     )
     assert query.application == "content-based image retrieval"
     assert "Text" not in query.modality
+
+
+def test_what_another_tool_only_handles_is_not_the_users_data():
+    query = _query(
+        "I have PlanetScope SuperDove scenes (8 bands, 3 m). CoastSat's classifier only handles Landsat "
+        "and Sentinel-2, so I want a pretrained encoder that accepts all eight bands."
+    )
+    assert query.sensor == ["PlanetScope"]
+    # The user's own pipeline is their constraint.
+    assert _query("Our pipeline only supports RGB GeoTIFFs, and we want building detection.").modality == [
+        "RGB"
+    ]
+
+
+def test_features_found_disappointing_are_no_pretext_asked_for():
+    query = _query(
+        "Off-the-shelf DINOv2 features were disappointing on SAR. Which SAR-pretrained backbones are robust?"
+    )
+    assert query.pretext == []
+    assert query.modality == ["SAR"]
