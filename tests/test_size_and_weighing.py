@@ -75,3 +75,15 @@ def test_size_waived_with_memory_named_keeps_the_memory_bound_but_not_the_weight
 )
 def test_a_limit_restated_as_a_number_is_that_number(said: str, limit: float) -> None:
     assert _query(f"{_FLOOD_TASK} {said}").compute.max_parameters_m == limit
+
+
+@pytest.mark.parametrize(
+    ("said", "device"),
+    [
+        ("My laptop has an RTX 3050 with 4 GB.", "single-gpu"),
+        ("I work on a laptop with an RTX 3050 (4 GB).", "single-gpu"),
+        ("My laptop has 16 GB RAM and no GPU.", "cpu"),
+    ],
+)
+def test_a_laptop_with_a_gpu_is_a_gpu(said: str, device: str) -> None:
+    assert _query(f"{_FLOOD_TASK} {said}").compute.device_class == device
