@@ -141,6 +141,8 @@ def test_content_based_image_retrieval_is_not_retrieval_by_text():
     )
     assert query.application == "content-based image retrieval"
     assert "Text" not in query.modality
+    said = "Embeddings to search our SAR archive for scenes that look like a given rain cell, no labels."
+    assert _query(said).application == "content-based image retrieval"
 
 
 def test_what_another_tool_only_handles_is_not_the_users_data():
