@@ -347,9 +347,12 @@ def scan_terms(text: str, patterns: Terms) -> list[tuple[str, int, int]]:
     if len(lowered) != len(text):  # a character whose lower case is longer: spans must agree
         text = lowered
     for pattern, canonical, _, _, on_lowered in patterns.candidates(lowered):
-        for match in _regex(pattern).finditer(lowered if on_lowered else text):
+        regex = _regex(pattern)
+        # (a verb pattern whose object may be the second of two: see _verb_pattern)
+        coordinated = "first" in regex.groupindex
+        for match in regex.finditer(lowered if on_lowered else text):
             start, end = match.span()
-            if "first" in match.re.groupindex and match.group("first"):
+            if coordinated and match.group("first"):
                 # 'map floods and land cover': the second object is read from where it starts, so
                 # the first keeps its own reading ('map floods').
                 start = match.end("first")
