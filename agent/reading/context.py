@@ -40,6 +40,7 @@ Role = Literal[
     "processing",
     "output",
     "current",
+    "previous",
 ]
 Direction = Literal["forward", "backward", "after"]
 
@@ -56,6 +57,7 @@ ROLE_WORDS: dict[str, str] = {
     "processing": "used in processing the data, not an input",
     "output": "what the model should produce, not an input",
     "current": "what you run today, not a requirement",
+    "previous": "what you are moving away from, not your data now",
 }
 
 # Sentence ends ('.', not a decimal point), and clause ends for clause-scoped triggers.

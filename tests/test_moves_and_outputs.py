@@ -1,0 +1,70 @@
+"""What a user moves away from is not their data; per-point classes and per-object outlines are
+outputs of their own kinds; the aircraft flown over land may have a name of several words."""
+
+import pytest
+
+from agent.interpreter import interpret
+from agent.query import StructuredQuery
+from agent.reading import read
+
+
+def _query(text: str) -> StructuredQuery:
+    """The task as the offline engine reads it: role spans first, then the rules."""
+    return interpret(read(text).required_text).query
+
+
+@pytest.mark.parametrize(
+    ("text", "kept", "left"),
+    [
+        (
+            "I'm extending the SpaceNet building-footprint pipeline from 3-band pan-sharpened RGB to "
+            "the 8-band WorldView-3 multispectral product, with tens of thousands of labels.",
+            "Multispectral",
+            "RGB",
+        ),
+        ("We are moving from Landsat 8 to Sentinel-2 for our crop maps.", "Sentinel-2", "Landsat-8"),
+        ("We switched from SAR to optical imagery last year to map floods.", "Multispectral", "SAR"),
+    ],
+)
+def test_what_a_user_moves_away_from_is_not_their_data(text: str, kept: str, left: str) -> None:
+    query = _query(text)
+    read_as = set(query.modality) | set(query.sensor)
+    assert kept in read_as
+    assert left not in read_as
+
+
+def test_data_that_comes_from_somewhere_stays_the_users() -> None:
+    query = _query("Our tiles come from Sentinel-2 going back to 2017, and we map burn scars.")
+    assert "Sentinel-2" in query.sensor
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Clients keep asking for buildings, power lines, vegetation, vehicles and water as separate "
+        "point classes in our drone LiDAR point clouds.",
+        "We fly airborne LiDAR corridors along transmission lines and need per-point classes: ground, "
+        "vegetation, conductor wires, pylons, buildings.",
+    ],
+)
+def test_classes_per_point_are_segmentation(text: str) -> None:
+    query = _query(text)
+    assert query.task_type == "segmentation"
+    assert "LiDAR" in query.modality
+
+
+def test_an_outline_for_each_object_is_instance_segmentation() -> None:
+    query = _query(
+        "We map dwellings in refugee camps from 0.3 m WorldView imagery. A per-camp number is not "
+        "enough: every dwelling needs its own footprint so an analyst can check it."
+    )
+    assert query.task_type == "instance segmentation"
+
+
+def test_an_aircraft_of_several_words_flown_over_land_is_the_scene() -> None:
+    query = _query(
+        "Our drone team flies a Mavic 3 Enterprise (M3E) over informal settlements at 5 to 20 cm GSD. "
+        "We need semantic segmentation into roughly 7 classes: metal roof, other roof, paved, unpaved "
+        "track, trees, low vegetation, water."
+    )
+    assert query.application == "land cover mapping"
