@@ -68,3 +68,51 @@ def test_an_aircraft_of_several_words_flown_over_land_is_the_scene() -> None:
         "track, trees, low vegetation, water."
     )
     assert query.application == "land cover mapping"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I'm re-training a marine-debris detector built on PlanetScope tiles with an SSD ResNet-101 "
+        "pretrained on Open Images; now I have the 8-band SuperDove product and 250 boxes.",
+        "The paper's ResNet-50, LRCN and 3D-CNN baselines are my starting point for Sentinel-2 crop types.",
+        "Our network has to stay around ResNet-50 size, 30M parameters at most, for Sentinel-2 tiles.",
+        "I started with a Swin-L encoder pretrained on RGB and it struggles on the NIR band.",
+    ],
+)
+def test_a_backbone_family_only_mentioned_asks_for_nothing(text: str) -> None:
+    assert _query(text).architectures == []
+
+
+@pytest.mark.parametrize(
+    ("text", "families"),
+    [
+        ("The network must be a quantisable CNN of roughly 15 M parameters for the cubesat.", ["CNN"]),
+        ("Is there a pretrained tiny ViT for Sentinel-2 that runs on a laptop?", ["transformer"]),
+        ("land cover from Sentinel-2, CNN only", ["CNN"]),
+    ],
+)
+def test_a_backbone_family_wanted_or_asked_about_is_asked_for(text: str, families: list[str]) -> None:
+    assert _query(text).architectures == families
+
+
+def test_a_length_is_no_count_of_labels_and_a_count_may_look_like_a_year() -> None:
+    tiles = _query("The detector was built on 3 m PlanetScope RGB tiles; I have 40,000 labelled boxes.")
+    assert tiles.data_regime == "full-labels"
+    assert _query("building change detection from 25 cm aerial photos, 2000 labels").data_regime == "few-shot"
+
+
+def test_changes_described_in_text_are_change_captioning() -> None:
+    query = _query(
+        "Every detected change between two 0.5 m Pleiades images has to come with a written description "
+        "of what changed. Which models can describe vegetation, water and land-use changes in text?"
+    )
+    assert query.application == "change captioning"
+
+
+def test_answers_with_boxes_or_masks_are_grounding() -> None:
+    query = _query(
+        "Analysts only act on a flagged WorldView-3 tile if the system shows what it saw and where; I'm "
+        "open to a vision-language model if it answers with boxes or masks."
+    )
+    assert query.application == "visual grounding"

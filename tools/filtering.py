@@ -48,7 +48,9 @@ def modality_violation(record: ModelRecord, query: StructuredQuery) -> str | Non
         # Text is the prompt or the answer, a DEM or LiDAR heights a layer beside the imagery: a
         # model must take the imagery.
         wanted = wanted - AUXILIARY_INPUTS
-    if not takes_any(record, wanted, INPUT_MODALITIES):
+    # A wavelength-aware model takes any band set the user asks it to ('arbitrary spectral bands').
+    any_set = query.any_bands and record.spectral_alignment == Alignment.full
+    if not takes_any(record, wanted, INPUT_MODALITIES) and not (any_set and takes_any(record, wanted)):
         return f"takes {', '.join(record.modalities)}, not {', '.join(sorted(wanted))}"
     if query.model_kinds and not takes_any(record, query.model_kinds):
         asked = " or ".join(query.model_kinds)
@@ -123,8 +125,9 @@ def compute_violation(record: ModelRecord, query: StructuredQuery) -> str | None
             )
             return f"largest variant has {largest:g}M parameters, {bound}"
     limit = query.compute.parameter_limit()
-    if limit is None or record.category == Category.embedding_product:
-        # Precomputed embeddings are read, not computed: the encoder's size costs the user nothing.
+    if limit is None or (record.category == Category.embedding_product and not query.compute.below_limit):
+        # Precomputed embeddings are read, not computed: the encoder's size costs the user nothing
+        # (unless they ask for something smaller than a model: then it is the size they compare).
         return None
     explicit = query.compute.max_parameters_m is not None
     size = size_for_user(record, query)
@@ -240,13 +243,16 @@ def runs_model(query: StructuredQuery) -> bool:
 
 
 def weights_violation(record: ModelRecord, query: StructuredQuery) -> str | None:
-    """The user needs downloadable weights (``runs_model``) and the sources say they are not released."""
-    if (
-        runs_model(query)
-        and record.weights_released is False
-        and record.category != Category.embedding_product
-    ):
+    """The user needs downloadable weights (``runs_model``) and the sources say they are not released, or
+    asked for them in words and the sources show no release."""
+    if record.category == Category.embedding_product or not runs_model(query):
+        return None
+    if record.weights_released is False:
         return "pretrained weights are not released"
+    if query.open_weights and record.weights_released is None:
+        # Asked for in words ('VLMs with released weights'): a release the sources do not show is
+        # not one the user can count on.
+        return "no release of its weights is known"
     return None
 
 

@@ -18,12 +18,13 @@ COMPATIBLE_MODALITIES: dict[str, frozenset[str]] = {
     "DEM": frozenset({"DEM", "LiDAR"}),
 }
 # Which record modalities meet a requested one as an input (the hard constraint): a model for RGB
-# alone does not take the user's multispectral bands, nor a Sentinel-2 model their RGB photographs;
-# such a model still fits in part (COMPATIBLE_MODALITIES, in ranking) and comes as a closest match.
+# alone does not take the user's multispectral bands, nor a Sentinel-2 model their RGB photographs,
+# nor a model of hyperspectral cubes their few broad bands; such a model still fits in part
+# (COMPATIBLE_MODALITIES, in ranking) and comes as a closest match.
 INPUT_MODALITIES: dict[str, frozenset[str]] = {
     **COMPATIBLE_MODALITIES,
     "RGB": frozenset({"RGB"}),
-    "Multispectral": frozenset({"Multispectral", "Hyperspectral"}),
+    "Multispectral": frozenset({"Multispectral"}),
 }
 
 

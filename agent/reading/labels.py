@@ -75,7 +75,8 @@ _CLUSTERING = re.compile(
 # ``cues.csv`` (field ``label_count``, value ``sample``: polygons, tiles, plots ...); it is a count of
 # labels when a word of labelling (value ``labelled``: labelled, annotated, digitised, verified ...)
 # or the labels themselves ('labels are 400 patches') stand within the same sentence, close to it.
-_NUMBER = r"(\d[\d,]*(?:\.\d+)?)\s*(k|thousand|m|million)?\b"
+# (a letter scale is written against the number: '3M pixels', but '3 m tiles' are 3-metre tiles)
+_NUMBER = r"(\d[\d,]*(?:\.\d+)?)(?:(k|m)|\s*(thousand|million))?\b"
 _NOT_QUALIFIER = r"(?:over|from|in|at|of|and|or|with|to|for|by|on|per|the|a|an|we|i|our|my)\b"
 _QUALIFIERS = rf"((?:(?!{_NOT_QUALIFIER})[\w'/^×-]+\s+|/\s*){{0,3}}?)"
 _PER_CLASS = re.compile(r"\s*(?:per|a|each|for each|for every)\s+(?:class|category|label|type)\b")
@@ -108,7 +109,9 @@ def _count_patterns() -> _CountPatterns:
     )
     samples = rf"{_QUALIFIERS}(?:{sample})\b"
     # (a year is no count: 'pairs from 2016 and 2022')
-    count = re.compile(rf"(?<![\w.,^×-])(?!(?:19|20)\d\d\b){_NUMBER}\s*{samples}")
+    # (nor is a length: '3 m PlanetScope tiles'; but '2000 labels' is a count)
+    year = rf"(?:19|20)\d\d\b(?!\s+(?:[\w-]+\s+)?(?:{sample})\b)"
+    count = re.compile(rf"(?<![\w.,^×-])(?!{year}){_NUMBER}(?!\s+[ckm]?m\b)\s*{samples}")
     return _CountPatterns(
         count, re.compile(samples), re.compile(rf"(?<!\w)(?:{labelled})"), re.compile(testing), words
     )
@@ -119,7 +122,7 @@ def _counts(text: str) -> list[tuple[float, int, int]]:
     patterns = _count_patterns()
     found = []
     for match in patterns.figures.finditer(text):
-        scale = _SCALE.get((match.group(2) or "").lower(), 1.0)
+        scale = _SCALE.get((match.group(2) or match.group(3) or "").lower(), 1.0)
         found.append((float(match.group(1).replace(",", "")) * scale, match.start(), match.end()))
     for pattern, value in patterns.words:
         for match in pattern.finditer(text):

@@ -205,14 +205,43 @@ def backbones_asked(lowered: str) -> list[str]:
 # the user has now ('our CNN trained on one region', 'my current pipeline is a single-date 2D CNN').
 _GENERIC_BASELINE = re.compile(
     r"\b(?:imagenet(?:-\d+k)?|vanilla|plain|off-the-shelf|fine[\s-]?tuned)[\s-]+(?:pre-?trained\s+)?$"
-    r"|\b(?:our|my|current|currently|existing|baseline|until now|so far|used|right now|at the moment)\b"
+    r"|\b(?:our|my|its|their|current|currently|existing|baseline|until now|so far|used|right now|"
+    r"at the moment)\b"
     r"(?:(?!\b(?:need|want|prefer|like|rather)\b)[^.;,])*$"
 )
 
 
+def _family_asked(lowered: str, start: int, end: int) -> bool:
+    """Whether the family named at [start, end) is asked for: wanted ('we need a small CNN'), named
+    as the kind of model ('a Mamba model', 'based on ResNet-50') or asked about ('why not a ResNet?');
+    not a size ('around ResNet-50 size') nor a model described ('an SSD ResNet-101 pretrained on
+    Open Images', 'the paper's ResNet-50 baselines')."""
+    before = lowered[max(0, start - 30) : start]
+    if BOUND_BEFORE.search(before) or BOUND_AFTER.match(lowered, end) or _SIZE_AFTER.match(lowered, end):
+        return False
+    if _DESCRIBED_AFTER.match(lowered, end):
+        return False
+    sentence_end = re.search(r"[.!?](?!\d)", lowered[end:])
+    return bool(
+        _AS_BACKBONE_AFTER.match(lowered, end)
+        or re.match(r"\s+(?:only|please)\b", lowered[end:])
+        or _AS_BACKBONE_BEFORE.search(before)
+        or cue_pattern("architecture_lead", "want").search(words_before(lowered, start, 60, ends=r"[.;:!?]"))
+        or (sentence_end is not None and sentence_end.group(0) == "?")
+    )
+
+
+# 'a Swin-L encoder pretrained on RGB': one model described, not a family asked for.
+_DESCRIBED_AFTER = re.compile(
+    r"[\w/-]*(?:\s+(?:backbone|encoder|model|network))?\s+(?:pre-?trained|trained|initiali[sz]ed)\s+(?:on|with|from)\b"
+)
+# 'ResNet-50 size', 'ViT-B-sized models', 'the ViT patch size': a size, not a family.
+_SIZE_AFTER = re.compile(r"[\w/-]*?(?:\s+[\w-]+)?(?:-sized?|\s+(?:size|sized|class|scale))\b")
+
+
 def architectures(lowered: str) -> list[str]:
     """Backbone families the task accepts: those it asks for, else all those it does not rule out;
-    empty when it names none."""
+    empty when it names none (a family only mentioned asks for nothing)."""
     wanted: list[str] = []
     excluded: list[str] = []
     families = cues("architecture")
@@ -225,7 +254,7 @@ def architectures(lowered: str) -> list[str]:
             if _ARCHITECTURE_NEGATION.search(before):
                 if not _SIZED_VARIANT.match(lowered, match.end()):  # 'no ViT-Large': a size ruled out
                     excluded.append(family)
-            else:
+            elif _family_asked(lowered, match.start(), match.end()):
                 wanted.append(family)
     if wanted:
         return [f for f in dict.fromkeys(wanted) if f not in excluded]

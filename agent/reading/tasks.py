@@ -212,7 +212,9 @@ def _called_first(apps: list[TermSpan], task_text: str) -> list[TermSpan]:
             and _in_question(task_text, a[1])
             and not _AS_INPUT.search(task_text[max(0, a[1] - 30) : a[1]])
         ]
-        if asked:
+        # (unless the question names the first one again: 'describe ... land-use changes in text')
+        again = any(a[0] == apps[0][0] and _in_question(task_text, a[1]) for a in apps[1:])
+        if asked and not again:
             apps = [asked[0], *(a for a in apps if a is not asked[0])]
     if len(apps) > 1 and not _wanted(task_text, apps[0][1]) and not _in_question(task_text, apps[0][1]):
         # 'I do solar nowcasting with SEVIRI ... I want per-pixel cloud masks': the application the

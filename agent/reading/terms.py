@@ -107,10 +107,10 @@ def _verb_pattern(phrase: str) -> str | None:
     obj, noun = found
     # One describing word may come between ('map dominant tree species', 'detect small ships'), but
     # not a participle: 'flooded roads' and 'damaged buildings' name an event's application. The
-    # object may be the second of two ('detect people and livestock', 'map roads or buildings').
+    # object may be the last of a short list ('detect people and livestock', 'map roads or buildings').
     return (
         rf"(?<![a-z0-9])(?:{_verb_forms()[noun]})\s+(?:the\s+|all\s+|any\s+)?"
-        r"(?P<first>[a-z]+(?:\s+[a-z]+)?(?:\s*,\s*|\s+(?:and|or|&)\s+)(?:the\s+)?)?"
+        r"(?P<first>(?:[a-z]+(?:\s+[a-z]+)?(?:\s*,\s*|\s+(?:and|or|&)\s+)(?:the\s+)?){1,3})?"
         r"(?:(?![a-z]+ed\b)[a-z]+[\s-]+)?"
         rf"{obj}(?:s|es)?"
         r"(?![a-z0-9])"

@@ -1,0 +1,30 @@
+"""Weights asked for in words are weights the sources must show; a model of hyperspectral cubes does
+not take a few broad bands unless the user asks for any band set."""
+
+from agent.api import select_models
+from agent.interpreter import interpret
+from rsfmd.loader import load_records
+from rsfmd.schema import Category
+from tools.filtering import modality_violation, weights_violation
+
+
+def test_weights_asked_for_rule_out_a_model_whose_release_is_unknown() -> None:
+    unknown = next(
+        r for r in load_records() if r.weights_released is None and r.category != Category.embedding_product
+    )
+    asked = interpret(
+        "Which VLMs with released weights answer questions about pre- and post-disaster pairs?"
+    ).query
+    assert asked.open_weights
+    assert weights_violation(unknown, asked) == "no release of its weights is known"
+    # Weights only implied (a model to run on one GPU) leave an unknown release to the ranking.
+    implied = interpret("Which VLMs answer questions about disaster pairs on one 48 GB GPU?").query
+    assert not implied.open_weights and weights_violation(unknown, implied) is None
+
+
+def test_a_hyperspectral_model_takes_multispectral_bands_only_when_any_band_set_is_asked() -> None:
+    hypersl = next(r for r in load_records() if r.model_id == "hypersl")
+    landsat = interpret("Land-cover change from Landsat 5 TM and Landsat 8 OLI, 7 bands, on a CPU").query
+    assert modality_violation(hypersl, landsat) is not None
+    anyset = select_models("which models handle arbitrary spectral bands?", k=3, clarify=False).query
+    assert anyset.any_bands and modality_violation(hypersl, anyset) is None
