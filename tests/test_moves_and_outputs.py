@@ -116,3 +116,25 @@ def test_answers_with_boxes_or_masks_are_grounding() -> None:
         "open to a vision-language model if it answers with boxes or masks."
     )
     assert query.application == "visual grounding"
+
+
+def test_cpu_offload_is_a_technique_not_the_device() -> None:
+    query = _query(
+        "Our node has 8x RTX 3090 (24 GB each), and full fine-tuning runs out of memory even with ZeRO-3 "
+        "and CPU offload, so it will have to be LoRA. Which VLMs handle 8k-pixel aerial scenes?"
+    )
+    assert query.compute.device_class == "multi-gpu"
+
+
+def test_a_short_sensor_code_inside_a_product_name_names_no_sensor() -> None:
+    query = _query("Inference has to run on an ESP32-S3 next to the drone's thermal camera.")
+    assert "Sentinel-3" not in query.sensor
+    assert "Sentinel-3" in _query("We use S3 OLCI chlorophyll products.").sensor
+
+
+def test_training_a_network_from_scratch_offered_as_the_other_choice_asks_for_no_family() -> None:
+    query = _query(
+        "I have a few hundred thermal frames; is there any pretrained remote-sensing model small enough "
+        "to start from, or should I simply train a tiny CNN?"
+    )
+    assert query.architectures == []

@@ -219,7 +219,9 @@ def _family_asked(lowered: str, start: int, end: int) -> bool:
     before = lowered[max(0, start - 30) : start]
     if BOUND_BEFORE.search(before) or BOUND_AFTER.match(lowered, end) or _SIZE_AFTER.match(lowered, end):
         return False
-    if _DESCRIBED_AFTER.match(lowered, end):
+    if _DESCRIBED_AFTER.match(lowered, end) or _ALTERNATIVE_BEFORE.search(
+        words_before(lowered, start, 80, ends=r"[.;:!?]")
+    ):
         return False
     sentence_end = re.search(r"[.!?](?!\d)", lowered[end:])
     return bool(
@@ -234,6 +236,12 @@ def _family_asked(lowered: str, start: int, end: int) -> bool:
 # 'a Swin-L encoder pretrained on RGB': one model described, not a family asked for.
 _DESCRIBED_AFTER = re.compile(
     r"[\w/-]*(?:\s+(?:backbone|encoder|model|network))?\s+(?:pre-?trained|trained|initiali[sz]ed)\s+(?:on|with|from)\b"
+)
+# '... or should I simply train a tiny CNN?', 'or stay with lightweight CNNs?': the way without a
+# pretrained model, offered as the other choice; 'train a small CNN': a network built, not one chosen.
+_ALTERNATIVE_BEFORE = re.compile(
+    r"\bor\s+(?:should|do|would|shall|must|could)\s+(?:i|we)\b[^.;:!?]*$"
+    r"|\b(?:train|training|build|building)\s+(?:an?\s+|my\s+own\s+|our\s+own\s+)?(?:[\w-]+\s+){0,2}$"
 )
 # 'ResNet-50 size', 'ViT-B-sized models', 'the ViT patch size': a size, not a family.
 _SIZE_AFTER = re.compile(r"[\w/-]*?(?:\s+[\w-]+)?(?:-sized?|\s+(?:size|sized|class|scale))\b")

@@ -61,8 +61,10 @@ def _phrase_pattern(phrase: str, *, plural: bool = False) -> str:
         joined = parts[0] + r"(?:\s+(?:or|and|&)\s+[a-z]+ed)?" + _SEP + last
     if len(parts) > 1 and last in _task_nouns():
         joined = _SEP.join(parts[:-1]) + f"(?:{_SEP}(?:{_task_qualifier()}))?" + _SEP + last
-    # A term followed by '.<digit>' is part of a version ('Prithvi-EO-1.0' does not name EO-1).
-    return r"(?<![a-z0-9])" + joined + ending + r"(?![a-z0-9]|\.\d)"
+    # A term followed by '.<digit>' is part of a version ('Prithvi-EO-1.0' does not name EO-1); a
+    # short code after a hyphen is part of a product name ('ESP32-S3' does not name Sentinel-3).
+    code = r"(?<![a-z0-9]-)" if len(phrase) <= 3 and any(c.isdigit() for c in phrase) else ""
+    return r"(?<![a-z0-9])" + code + joined + ending + r"(?![a-z0-9]|\.\d)"
 
 
 @cache
