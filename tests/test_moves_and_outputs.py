@@ -138,3 +138,11 @@ def test_training_a_network_from_scratch_offered_as_the_other_choice_asks_for_no
         "to start from, or should I simply train a tiny CNN?"
     )
     assert query.architectures == []
+
+
+def test_images_found_by_their_likeness_are_the_task_whatever_they_show() -> None:
+    query = _query(
+        "I want a tool over 1 m NAIP imagery: click a centre-pivot field, a solar farm or a landfill and "
+        "get every visually similar 128x128 tile back. There are no labels at all."
+    )
+    assert query.application == "content-based image retrieval"

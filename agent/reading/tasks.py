@@ -202,6 +202,12 @@ def _called_first(apps: list[TermSpan], task_text: str) -> list[TermSpan]:
         ]
         if how:
             apps = [how[0], *(a for a in apps if a is not how[0])]
+    if len(apps) > 1 and table.column(apps[0][0], "task_type") != "retrieval":
+        # 'click a solar farm and get every visually similar tile back': images found by their
+        # likeness are the task whatever they show.
+        found = [a for a in apps[1:] if table.column(a[0], "task_type") == "retrieval"]
+        if found:
+            apps = [found[0], *(a for a in apps if a is not found[0])]
     if len(apps) > 1 and not _in_question(task_text, apps[0][1]):
         # 'I need footprints plus damage grades ... Which backbones are strongest on building
         # change?': the application the question asks about is the task.
