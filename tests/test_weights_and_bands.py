@@ -28,3 +28,21 @@ def test_a_hyperspectral_model_takes_multispectral_bands_only_when_any_band_set_
     assert modality_violation(hypersl, landsat) is not None
     anyset = select_models("which models handle arbitrary spectral bands?", k=3, clarify=False).query
     assert anyset.any_bands and modality_violation(hypersl, anyset) is None
+
+
+def test_a_closest_match_far_over_the_budget_comes_after_those_near_it() -> None:
+    selection = select_models(
+        "I fly a drone with a radiometric thermal camera over solar farms and want to sort panel crops into "
+        "normal, hotspot and defective. The int8 model must stay under about 5 million parameters.",
+        k=5,
+        clarify=False,
+    )
+    records = {r.model_id: r for r in load_records()}
+    limit = selection.query.compute.max_parameters_m
+    assert limit == 5
+    over = [
+        (records[m.model_id].smallest_parameters or 0) >= 10 * limit
+        for m in selection.models
+        if "compute" in m.relaxed_constraints
+    ]
+    assert over and over == sorted(over)  # those far over come last

@@ -29,7 +29,7 @@ from tools.criteria import (
     release_day,
 )
 from tools.evidence import EvidenceIndex
-from tools.filtering import OUTPUT_TASKS, runs_model
+from tools.filtering import OUTPUT_TASKS, runs_model, size_for_user
 from tools.fit import availability_fit, efficiency_fit, focus_fit, focus_kind, imagery_fit
 from tools.inputs import MAP_INPUTS, requested_imagery, requested_modalities, takes_any
 from tools.precedent import PrecedentFit
@@ -253,7 +253,7 @@ def score_candidates(
     asked_imagery = requested_imagery(query)
     needs_weights = runs_model(query)
 
-    def order(x: Candidate) -> tuple[bool, bool, bool, bool, bool, float, str]:
+    def order(x: Candidate) -> tuple[bool, bool, bool, bool, bool, bool, float, str]:
         lacks = bool(distinctive) and not takes_rare(x.record, query, distinctive)
         # Documented for another sensor only: the imagery criterion and the penalty weigh that, so
         # such a model competes on its score with those meeting every constraint, when it takes the
@@ -272,7 +272,16 @@ def score_candidates(
         # Documented for another sensor on another kind of platform (satellite thermal for drone
         # frames): after those for another sensor on the user's kind of platform.
         apart = "sensor" in x.relaxed and flown_apart(x.record, query)
-        return bool(other), unconfirmed, lacks, bool(relaxed), apart, -x.score, x.record.model_name.lower()
+        return (
+            bool(other),
+            unconfirmed,
+            lacks,
+            bool(relaxed),
+            "compute" in x.relaxed and far_over_budget(x.record, query),
+            apart,
+            -x.score,
+            x.record.model_name.lower(),
+        )
 
     ranked = sorted(candidates, key=order)
     for i, c in enumerate(ranked):
@@ -281,6 +290,18 @@ def score_candidates(
         margin = min(1.0, max(0.0, c.score - nxt) / 6.0)
         c.confidence = round(max(0.0, min(1.0, 0.65 * coverage + 0.35 * margin - 0.15 * len(c.relaxed))), 2)
     return ranked
+
+
+# A closest match this many times over the parameter budget is no close match: it comes after those
+# nearer the budget, whatever its score.
+FAR_OVER_BUDGET = 10.0
+
+
+def far_over_budget(record: ModelRecord, query: StructuredQuery) -> bool:
+    """Whether the record's smallest variant for the user's data is ``FAR_OVER_BUDGET`` times the
+    user's parameter limit or more."""
+    limit, size = query.compute.parameter_limit(), size_for_user(record, query)
+    return limit is not None and size is not None and size >= FAR_OVER_BUDGET * limit
 
 
 def overall_confidence(ranked: Sequence[Candidate], k: int, query: StructuredQuery) -> float:
