@@ -205,7 +205,12 @@ def _called_first(apps: list[TermSpan], task_text: str) -> list[TermSpan]:
     if len(apps) > 1 and table.column(apps[0][0], "task_type") != "retrieval":
         # 'click a solar farm and get every visually similar tile back': images found by their
         # likeness are the task whatever they show.
-        found = [a for a in apps[1:] if table.column(a[0], "task_type") == "retrieval"]
+        found = [
+            a
+            for a in apps[1:]
+            if table.column(a[0], "task_type") == "retrieval"
+            and table.column(a[0], "domain") != "vision-language"  # (found from text: how it is done)
+        ]
         if found:
             apps = [found[0], *(a for a in apps if a is not found[0])]
     if len(apps) > 1 and not _in_question(task_text, apps[0][1]):
