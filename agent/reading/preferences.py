@@ -226,7 +226,7 @@ def _family_asked(lowered: str, start: int, end: int) -> bool:
     sentence_end = re.search(r"[.!?](?!\d)", lowered[end:])
     return bool(
         _AS_BACKBONE_AFTER.match(lowered, end)
-        or re.match(r"\s+(?:only|please)\b", lowered[end:])
+        or _ONLY_AFTER.match(lowered, end)
         or _AS_BACKBONE_BEFORE.search(before)
         or cue_pattern("architecture_lead", "want").search(words_before(lowered, start, 60, ends=r"[.;:!?]"))
         or (sentence_end is not None and sentence_end.group(0) == "?")
@@ -243,6 +243,8 @@ _ALTERNATIVE_BEFORE = re.compile(
     r"\bor\s+(?:should|do|would|shall|must|could)\s+(?:i|we)\b[^.;:!?]*$"
     r"|\b(?:train|training|build|building)\s+(?:an?\s+|my\s+own\s+|our\s+own\s+)?(?:[\w-]+\s+){0,2}$"
 )
+# 'CNN only', 'a ViT please'.
+_ONLY_AFTER = re.compile(r"\s+(?:only|please)\b")
 # 'ResNet-50 size', 'ViT-B-sized models', 'the ViT patch size': a size, not a family.
 _SIZE_AFTER = re.compile(r"[\w/-]*?(?:\s+[\w-]+)?(?:-sized?|\s+(?:size|sized|class|scale))\b")
 
