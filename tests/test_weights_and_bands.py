@@ -46,3 +46,19 @@ def test_a_closest_match_far_over_the_budget_comes_after_those_near_it() -> None
         if "compute" in m.relaxed_constraints
     ]
     assert over and over == sorted(over)  # those far over come last
+
+
+def test_images_found_by_images_need_no_vision_language_model() -> None:
+    selection = select_models(
+        "Search two million Sentinel-1 wave-mode vignettes for scenes that look like a given rain cell "
+        "or iceberg field, without training anything; one GPU.",
+        k=5,
+        clarify=False,
+    )
+    assert selection.query.application == "content-based image retrieval"
+    records = {r.model_id: r for r in load_records()}
+    image_only = [m for m in selection.models if records[m.model_id].category != Category.vision_language]
+    assert image_only
+    for model in image_only:
+        assert not any("needs a vision-language model" in r for r in model.reasons + model.trade_offs)
+        assert not any("needs at least a trained head" in r for r in model.reasons + model.trade_offs)

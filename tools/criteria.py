@@ -27,7 +27,13 @@ from tools.candidate import Candidate, Criterion
 from tools.evidence import RELATED_TASKS, same_imagery
 from tools.filtering import coarser_grid, reads_no_text_for
 from tools.fit import far_from_users_pixels
-from tools.inputs import COMPATIBLE_MODALITIES, models_time, requested_imagery, requested_modalities
+from tools.inputs import (
+    COMPATIBLE_MODALITIES,
+    images_with_images,
+    models_time,
+    requested_imagery,
+    requested_modalities,
+)
 
 MAP_TASKS = frozenset({"segmentation", "instance segmentation", "regression", "change detection"})
 VL_TASKS = frozenset({"captioning", "vqa", "visual grounding", "retrieval", "zero-shot classification"})
@@ -57,7 +63,13 @@ def _input_mismatch(r: ModelRecord, query: StructuredQuery, shown_on_application
         if query.task_type == "retrieval"
         else {Category.vision_language}
     )
-    if query.task_type in VL_TASKS and r.category not in cross_modal and not shown_on_application:
+    # (unless the application pairs images with images: 'find tiles that look like this one')
+    if (
+        query.task_type in VL_TASKS
+        and r.category not in cross_modal
+        and not shown_on_application
+        and not images_with_images(query)
+    ):
         return Criterion(0.1, evidence=[f"{query.task_type} needs a vision-language model"], known=True)
     if reads_no_text_for(r, query):
         # 'open-vocabulary detection': the classes come as text, which a closed-set model cannot read.

@@ -7,6 +7,7 @@ from collections.abc import Collection, Mapping
 
 from agent.query import StructuredQuery
 from rsfmd.schema import Alignment, ModelRecord
+from rsfmd.vocab import typical_modalities
 
 # Which record modalities can serve a requested modality (beyond an exact match).
 COMPATIBLE_MODALITIES: dict[str, frozenset[str]] = {
@@ -66,3 +67,10 @@ def takes_any(
     if "Multi-temporal" in modalities and models_time(record):
         return True
     return bool(set(record.modalities) & set().union(*(table.get(m, frozenset({m})) for m in modalities)))
+
+
+def images_with_images(query: StructuredQuery) -> bool:
+    """Whether the task finds images by images ('find tiles that look like this one'): no text or
+    sound goes in, so an image encoder's embeddings serve as they are."""
+    typical = typical_modalities(query.application) if query.application else ["Text"]
+    return query.task_type == "retrieval" and not {"Text", "Audio"} & set(typical or ["Text"])

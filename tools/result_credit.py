@@ -11,6 +11,7 @@ from rsfmd.schema import Category, ModelRecord
 from tools.candidate import Candidate, Criterion, Predict
 from tools.evidence import RELEVANCE_WEIGHT, EvidenceIndex, EvidenceItem, setting_class
 from tools.fit import results_far_from, results_on_other_sensors
+from tools.inputs import images_with_images
 from tools.region_fit import shorten
 
 # How much a strong result counts by what it is a result on. Results on the user's application
@@ -155,6 +156,9 @@ def regime_fit(c: Candidate, query: StructuredQuery) -> Criterion:
             return Criterion(0.9, evidence=[f"released already trained for {query.application}"])
         if r.category == Category.embedding_product:
             return Criterion(0.7, evidence=["precomputed embeddings: cluster or search them without labels"])
+        if images_with_images(query):
+            # Images found by their likeness: the encoder's embeddings are compared as they are.
+            return Criterion(0.7, evidence=["its embeddings are compared as they are: no head to train"])
         return Criterion(0.25, evidence=["needs at least a trained head"])
     if query.data_regime == "few-shot":
         low = [i for i in c.evidence_items if i.setting == "few-shot"]
