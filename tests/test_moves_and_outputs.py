@@ -146,3 +146,11 @@ def test_images_found_by_their_likeness_are_the_task_whatever_they_show() -> Non
         "get every visually similar 128x128 tile back. There are no labels at all."
     )
     assert query.application == "content-based image retrieval"
+
+
+def test_the_right_tiles_back_for_text_queries_is_image_text_retrieval() -> None:
+    query = _query(
+        "Analysts ask free-text questions like 'fishing boats moored along a pier' or 'construction "
+        "cranes'. There's no training budget and no labels; we just need the right tiles back."
+    )
+    assert query.application == "image-text retrieval"
