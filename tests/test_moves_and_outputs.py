@@ -154,3 +154,13 @@ def test_the_right_tiles_back_for_text_queries_is_image_text_retrieval() -> None
         "cranes'. There's no training budget and no labels; we just need the right tiles back."
     )
     assert query.application == "image-text retrieval"
+
+
+def test_explanation_heat_maps_are_no_thermal_task() -> None:
+    query = _query(
+        "We map mangroves from drone RGB orthomosaics with a SegFormer-B0 and have started adding heat "
+        "maps (Grad-CAM, integrated gradients) because partners ask why a stretch of shore was flagged."
+    )
+    assert query.application != "land surface temperature estimation"
+    thermal = _query("urban heat mapping from Landsat thermal bands")
+    assert thermal.application == "land surface temperature estimation"
