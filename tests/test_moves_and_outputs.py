@@ -61,15 +61,6 @@ def test_an_outline_for_each_object_is_instance_segmentation() -> None:
     assert query.task_type == "instance segmentation"
 
 
-def test_an_aircraft_of_several_words_flown_over_land_is_the_scene() -> None:
-    query = _query(
-        "Our drone team flies a Mavic 3 Enterprise (M3E) over informal settlements at 5 to 20 cm GSD. "
-        "We need semantic segmentation into roughly 7 classes: metal roof, other roof, paved, unpaved "
-        "track, trees, low vegetation, water."
-    )
-    assert query.application == "land cover mapping"
-
-
 @pytest.mark.parametrize(
     "text",
     [
@@ -78,6 +69,9 @@ def test_an_aircraft_of_several_words_flown_over_land_is_the_scene() -> None:
         "The paper's ResNet-50, LRCN and 3D-CNN baselines are my starting point for Sentinel-2 crop types.",
         "Our network has to stay around ResNet-50 size, 30M parameters at most, for Sentinel-2 tiles.",
         "I started with a Swin-L encoder pretrained on RGB and it struggles on the NIR band.",
+        # the way without a pretrained model, offered as the other choice
+        "I have a few hundred thermal frames; is there any pretrained remote-sensing model small enough "
+        "to start from, or should I simply train a tiny CNN?",
     ],
 )
 def test_a_backbone_family_only_mentioned_asks_for_nothing(text: str) -> None:
@@ -102,22 +96,6 @@ def test_a_length_is_no_count_of_labels_and_a_count_may_look_like_a_year() -> No
     assert _query("building change detection from 25 cm aerial photos, 2000 labels").data_regime == "few-shot"
 
 
-def test_changes_described_in_text_are_change_captioning() -> None:
-    query = _query(
-        "Every detected change between two 0.5 m Pleiades images has to come with a written description "
-        "of what changed. Which models can describe vegetation, water and land-use changes in text?"
-    )
-    assert query.application == "change captioning"
-
-
-def test_answers_with_boxes_or_masks_are_grounding() -> None:
-    query = _query(
-        "Analysts only act on a flagged WorldView-3 tile if the system shows what it saw and where; I'm "
-        "open to a vision-language model if it answers with boxes or masks."
-    )
-    assert query.application == "visual grounding"
-
-
 def test_cpu_offload_is_a_technique_not_the_device() -> None:
     query = _query(
         "Our node has 8x RTX 3090 (24 GB each), and full fine-tuning runs out of memory even with ZeRO-3 "
@@ -132,30 +110,6 @@ def test_a_short_sensor_code_inside_a_product_name_names_no_sensor() -> None:
     assert "Sentinel-3" in _query("We use S3 OLCI chlorophyll products.").sensor
 
 
-def test_training_a_network_from_scratch_offered_as_the_other_choice_asks_for_no_family() -> None:
-    query = _query(
-        "I have a few hundred thermal frames; is there any pretrained remote-sensing model small enough "
-        "to start from, or should I simply train a tiny CNN?"
-    )
-    assert query.architectures == []
-
-
-def test_images_found_by_their_likeness_are_the_task_whatever_they_show() -> None:
-    query = _query(
-        "I want a tool over 1 m NAIP imagery: click a centre-pivot field, a solar farm or a landfill and "
-        "get every visually similar 128x128 tile back. There are no labels at all."
-    )
-    assert query.application == "content-based image retrieval"
-
-
-def test_the_right_tiles_back_for_text_queries_is_image_text_retrieval() -> None:
-    query = _query(
-        "Analysts ask free-text questions like 'fishing boats moored along a pier' or 'construction "
-        "cranes'. There's no training budget and no labels; we just need the right tiles back."
-    )
-    assert query.application == "image-text retrieval"
-
-
 def test_explanation_heat_maps_are_no_thermal_task() -> None:
     query = _query(
         "We map mangroves from drone RGB orthomosaics with a SegFormer-B0 and have started adding heat "
@@ -164,3 +118,41 @@ def test_explanation_heat_maps_are_no_thermal_task() -> None:
     assert query.application != "land surface temperature estimation"
     thermal = _query("urban heat mapping from Landsat thermal bands")
     assert thermal.application == "land surface temperature estimation"
+
+
+# The application is what the task asks for: a scene flown over is no task, changes told in text are
+# change captioning, answers with boxes are grounding, images found by their likeness or from text
+# queries are retrieval whatever they show.
+@pytest.mark.parametrize(
+    ("text", "application"),
+    [
+        (
+            "Our drone team flies a Mavic 3 Enterprise (M3E) over informal settlements at 5 to 20 cm GSD. "
+            "We need semantic segmentation into roughly 7 classes: metal roof, other roof, paved, unpaved "
+            "track, trees, low vegetation, water.",
+            "land cover mapping",
+        ),
+        (
+            "Every detected change between two 0.5 m Pleiades images has to come with a written description "
+            "of what changed. Which models can describe vegetation, water and land-use changes in text?",
+            "change captioning",
+        ),
+        (
+            "Analysts only act on a flagged WorldView-3 tile if the system shows what it saw and where; I'm "
+            "open to a vision-language model if it answers with boxes or masks.",
+            "visual grounding",
+        ),
+        (
+            "I want a tool over 1 m NAIP imagery: click a centre-pivot field, a solar farm or a landfill and "
+            "get every visually similar 128x128 tile back. There are no labels at all.",
+            "content-based image retrieval",
+        ),
+        (
+            "Analysts ask free-text questions like 'fishing boats moored along a pier' or 'construction "
+            "cranes'. There's no training budget and no labels; we just need the right tiles back.",
+            "image-text retrieval",
+        ),
+    ],
+)
+def test_the_application_is_what_the_task_asks_for(text: str, application: str) -> None:
+    assert _query(text).application == application

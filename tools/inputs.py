@@ -72,5 +72,6 @@ def takes_any(
 def images_with_images(query: StructuredQuery) -> bool:
     """Whether the task finds images by images ('find tiles that look like this one'): no text or
     sound goes in, so an image encoder's embeddings serve as they are."""
-    typical = typical_modalities(query.application) if query.application else ["Text"]
-    return query.task_type == "retrieval" and not {"Text", "Audio"} & set(typical or ["Text"])
+    # (an application RS-FMD does not hold pairs images with no one knows what: not only images)
+    typical = typical_modalities(query.application) or ["Text"]
+    return query.task_type == "retrieval" and not {"Text", "Audio"} & set(typical)

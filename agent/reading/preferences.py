@@ -223,13 +223,12 @@ def _family_asked(lowered: str, start: int, end: int) -> bool:
         words_before(lowered, start, 80, ends=r"[.;:!?]")
     ):
         return False
-    sentence_end = re.search(r"[.!?](?!\d)", lowered[end:])
     return bool(
         _AS_BACKBONE_AFTER.match(lowered, end)
         or _ONLY_AFTER.match(lowered, end)
         or _AS_BACKBONE_BEFORE.search(before)
         or cue_pattern("architecture_lead", "want").search(words_before(lowered, start, 60, ends=r"[.;:!?]"))
-        or (sentence_end is not None and sentence_end.group(0) == "?")
+        or in_question(lowered, start)
     )
 
 
@@ -271,6 +270,12 @@ def architectures(lowered: str) -> list[str]:
     if excluded:
         return [f for f, _ in families if f not in excluded]
     return []
+
+
+def in_question(text: str, at: int) -> bool:
+    """Whether the sentence holding position ``at`` is a question."""
+    end = re.search(r"[.!?](?!\d)", text[at:])
+    return end is not None and end.group(0) == "?"
 
 
 def words_before(text: str, at: int, width: int = 40, ends: str = r"[.;:!?,]") -> str:

@@ -12,7 +12,7 @@ from functools import cache
 from agent.query import Exclusions
 from agent.reading.imagery import add_usual_imagery
 from agent.reading.licences import licence_spans
-from agent.reading.preferences import wished, words_before
+from agent.reading.preferences import in_question, wished, words_before
 from agent.reading.slips import find_terms_fuzzy
 from agent.reading.tables import cue_pattern
 from agent.reading.terms import TermSpan, blank_spans, find_terms, is_closest_for, with_other_task_noun
@@ -150,12 +150,6 @@ class TaskReading:
         return [domain] if domain else []
 
 
-def _in_question(text: str, at: int) -> bool:
-    """Whether the sentence holding position ``at`` is a question."""
-    end = re.search(r"[.!?](?!\d)", text[at:])
-    return end is not None and end.group(0) == "?"
-
-
 def _wanted(text: str, at: int) -> bool:
     """Whether a want ('I want', 'what we need is', ``cues.csv`` field ``task_lead``) leads, in the
     same sentence, up to the words at ``at``."""
@@ -213,21 +207,21 @@ def _called_first(apps: list[TermSpan], task_text: str) -> list[TermSpan]:
         ]
         if found:
             apps = [found[0], *(a for a in apps if a is not found[0])]
-    if len(apps) > 1 and not _in_question(task_text, apps[0][1]):
+    if len(apps) > 1 and not in_question(task_text, apps[0][1]):
         # 'I need footprints plus damage grades ... Which backbones are strongest on building
         # change?': the application the question asks about is the task.
         asked = [
             a
             for a in apps[1:]
             if a[0] != apps[0][0]
-            and _in_question(task_text, a[1])
+            and in_question(task_text, a[1])
             and not _AS_INPUT.search(task_text[max(0, a[1] - 30) : a[1]])
         ]
         # (unless the question names the first one again: 'describe ... land-use changes in text')
-        again = any(a[0] == apps[0][0] and _in_question(task_text, a[1]) for a in apps[1:])
+        again = any(a[0] == apps[0][0] and in_question(task_text, a[1]) for a in apps[1:])
         if asked and not again:
             apps = [asked[0], *(a for a in apps if a is not asked[0])]
-    if len(apps) > 1 and not _wanted(task_text, apps[0][1]) and not _in_question(task_text, apps[0][1]):
+    if len(apps) > 1 and not _wanted(task_text, apps[0][1]) and not in_question(task_text, apps[0][1]):
         # 'I do solar nowcasting with SEVIRI ... I want per-pixel cloud masks': the application the
         # user says they want is the task, not one named as their line of work.
         wanted = [a for a in apps[1:] if a[0] != apps[0][0] and _wanted(task_text, a[1])]

@@ -350,7 +350,7 @@ def scan_terms(text: str, patterns: Terms) -> list[tuple[str, int, int]]:
         text = lowered
     for pattern, canonical, _, _, on_lowered in patterns.candidates(lowered):
         regex = _regex(pattern)
-        # (a verb pattern whose object may be the second of two: see _verb_pattern)
+        # (a verb pattern whose object may be the last of a short list: see _verb_pattern)
         coordinated = "first" in regex.groupindex
         for match in regex.finditer(lowered if on_lowered else text):
             start, end = match.span()
