@@ -1,5 +1,6 @@
 """What a user moves away from is not their data; per-point classes and per-object outlines are
-outputs of their own kinds; the aircraft flown over land may have a name of several words."""
+outputs of their own kinds; a backbone family limits only when asked for; the application is what the
+task asks for."""
 
 import pytest
 
@@ -120,18 +121,12 @@ def test_explanation_heat_maps_are_no_thermal_task() -> None:
     assert thermal.application == "land surface temperature estimation"
 
 
-# The application is what the task asks for: a scene flown over is no task, changes told in text are
-# change captioning, answers with boxes are grounding, images found by their likeness or from text
-# queries are retrieval whatever they show.
+# The application is what the task asks for: changes told in text are change captioning, answers
+# with boxes are grounding, images found by their likeness or from text queries are retrieval
+# whatever they show.
 @pytest.mark.parametrize(
     ("text", "application"),
     [
-        (
-            "Our drone team flies a Mavic 3 Enterprise (M3E) over informal settlements at 5 to 20 cm GSD. "
-            "We need semantic segmentation into roughly 7 classes: metal roof, other roof, paved, unpaved "
-            "track, trees, low vegetation, water.",
-            "land cover mapping",
-        ),
         (
             "Every detected change between two 0.5 m Pleiades images has to come with a written description "
             "of what changed. Which models can describe vegetation, water and land-use changes in text?",

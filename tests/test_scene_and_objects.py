@@ -30,6 +30,13 @@ def _query(text: str) -> StructuredQuery:
             "7 classes: metal roof, paved, trees, water.",
             "land cover mapping",
         ),
+        # (an aircraft named in several words)
+        (
+            "Our drone team flies a Mavic 3 Enterprise (M3E) over informal settlements at 5 to 20 cm GSD. "
+            "We need semantic segmentation into roughly 7 classes: metal roof, other roof, paved, unpaved "
+            "track, trees, low vegetation, water.",
+            "land cover mapping",
+        ),
     ],
 )
 def test_the_land_imagery_lies_over_is_the_scene_not_the_task(text: str, application: str) -> None:
