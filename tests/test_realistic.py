@@ -93,6 +93,11 @@ def test_the_split_is_fixed_disjoint_and_a_quarter() -> None:
     assert len(held) + len(develop) == len(requests)
     # The first held-out quarter, whose aggregates were seen, is develop now; none of it is held out.
     assert set(split["retired_held_out"]["ids"]) <= {r.id for r in develop}
+    # Held-out requests whose text was seen are develop now, replaced by as many drawn with a seed.
+    seen = split["seen_held_out"]
+    assert set(seen["moved_to_develop"]) <= {r.id for r in develop}
+    assert set(seen["replacements"]) <= {r.id for r in held}
+    assert len(seen["replacements"]) == len(seen["moved_to_develop"])
 
 
 def test_constraint_breaks_read_the_record() -> None:
