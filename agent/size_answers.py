@@ -79,7 +79,7 @@ def shown_size_note(records: list[ModelRecord], *, largest: bool = False, limit:
 def _variant_size(record: ModelRecord, largest: bool, limit: float | None = None) -> float | None:
     """The record's smallest (largest) variant's size; the largest within ``limit`` when one is given."""
     if largest and limit is not None:
-        sizes = [v.num_parameters for v in record.variants if v.num_parameters is not None]
+        sizes = [v.num_parameters for v in record.released_variants if v.num_parameters is not None]
         if record.num_parameters is not None:
             sizes.append(record.num_parameters)
         fits = [size for size in sizes if size <= limit]

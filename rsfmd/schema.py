@@ -107,6 +107,7 @@ class Variant(_Strict):
     embedding_dim: int | None = Field(default=None, gt=0)
     num_layers: int | None = Field(default=None, gt=0)
     weights: Url | None = None
+    released: bool | None = Field(default=None, description="False: described, but no public checkpoint.")
 
 
 class PretrainingPhase(_Strict):
@@ -359,20 +360,24 @@ class ModelRecord(_Strict):
         return names_prompts(described)
 
     @property
+    def released_variants(self) -> list[Variant]:
+        """The variants not known to lack a public checkpoint."""
+        return [v for v in self.variants if v.released is not False]
+
+    @property
+    def _sizes(self) -> list[float]:
+        sizes = [v.num_parameters for v in self.released_variants if v.num_parameters is not None]
+        return sizes + ([self.num_parameters] if self.num_parameters is not None else [])
+
+    @property
     def smallest_parameters(self) -> float | None:
         """Parameters (millions) of the smallest released variant, when known."""
-        sizes = [v.num_parameters for v in self.variants if v.num_parameters is not None]
-        if self.num_parameters is not None:
-            sizes.append(self.num_parameters)
-        return min(sizes) if sizes else None
+        return min(self._sizes, default=None)
 
     @property
     def largest_parameters(self) -> float | None:
         """Parameters (millions) of the largest released variant, when known."""
-        sizes = [v.num_parameters for v in self.variants if v.num_parameters is not None]
-        if self.num_parameters is not None:
-            sizes.append(self.num_parameters)
-        return max(sizes) if sizes else None
+        return max(self._sizes, default=None)
 
     @property
     def weights_released(self) -> bool | None:

@@ -389,6 +389,8 @@ def test_accuracy_said_as_what_the_user_is_judged_on_is_a_priority() -> None:
     assert (
         "accuracy" in _query("Crop types from Sentinel-2; the client only judges us on accuracy").priorities
     )
+    miou = _query("Drone RGB segmentation of towns; the only thing I care about is the highest mIoU")
+    assert "accuracy" in miou.priorities
     skysat = _query("Detect small vessels in Planet SkySat 50 cm frames")
     assert skysat.sensor == ["SkySat"]
 

@@ -477,6 +477,12 @@ def test_the_users_own_score_keeps_the_users_set_up_and_labels() -> None:
             "orthomosaic. I can hand-label a few hundred crowns and train on an RTX 4070.",
             "few-shot",
         ),
+        # ... nor is a trained model applied elsewhere 'without retraining' ...
+        (
+            "We have around 18,000 hand-delineated tree crowns from seven forest sites and want the model "
+            "to transfer to another rainforest without retraining. A 4xA100 node is available.",
+            "full-labels",
+        ),
         # ... while out-of-the-box use wished, with no labels, stays zero-shot.
         (
             "I want to detect trees in 5 cm drone orthomosaics out of the box; I have no labels at all.",
@@ -484,5 +490,5 @@ def test_the_users_own_score_keeps_the_users_set_up_and_labels() -> None:
         ),
     ],
 )
-def test_out_of_the_box_is_a_regime_only_without_labels_to_be_had(text: str, regime: str) -> None:
+def test_use_as_it_comes_is_a_regime_only_without_labels_to_be_had(text: str, regime: str) -> None:
     assert _query(text).data_regime == regime

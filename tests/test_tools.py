@@ -1420,3 +1420,19 @@ def test_a_model_for_other_optical_imagery_does_not_take_the_users_as_input() ->
     either = StructuredQuery(modality=["Multispectral", "RGB"], either_modality=True)
     assert "modality" not in violations(rgb, either) and "modality" not in violations(ms, either)
     assert 0.0 < modality_fit(Candidate(rgb), bands).score < 1.0
+
+
+def test_closest_matches_come_in_the_order_their_constraints_are_relaxed() -> None:
+    query = StructuredQuery(task_type="vqa", modality=["RGB", "SAR", "Text"], all_inputs=True)
+    one = make_record("one", modalities=["RGB", "Text"], task_types=["vqa"], weights_available=True)
+    two = make_record("two", modalities=["SAR", "Text"], task_types=["vqa"], weights_available=True)
+    three = make_record(
+        "three", modalities=["SAR", "RGB", "Text"], task_types=["vqa"], weights_available=True
+    )
+    candidates = [
+        Candidate(one, relaxed=["all_inputs"]),  # leaves out the SAR the user has
+        Candidate(three, relaxed=["compute"]),
+        Candidate(two, relaxed=["series"]),  # single images, not the pair asked about
+    ]
+    ranked = score_candidates(candidates, query, EvidenceIndex([]))
+    assert [c.record.model_id for c in ranked] == ["two", "one", "three"]

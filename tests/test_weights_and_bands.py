@@ -1,11 +1,16 @@
-"""Weights asked for in words are weights the sources must show; a model of hyperspectral cubes does
-not take a few broad bands unless the user asks for any band set."""
+"""Weights asked for in words are weights the sources must show, and a model the user cannot download
+comes after every one they can; a size with no public checkpoint does not count; a model of
+hyperspectral cubes does not take a few broad bands unless the user asks for any band set."""
 
 from agent.api import select_models
 from agent.interpreter import interpret
 from rsfmd.loader import load_records
 from rsfmd.schema import Category
-from tools.filtering import modality_violation, weights_violation
+from tests.records import make_record
+from tools.candidate import Candidate
+from tools.evidence import EvidenceIndex
+from tools.filtering import compute_violation, modality_violation, weights_violation
+from tools.ranking import score_candidates
 
 
 def test_weights_asked_for_rule_out_a_model_whose_release_is_unknown() -> None:
@@ -62,3 +67,42 @@ def test_images_found_by_images_need_no_vision_language_model() -> None:
     for model in image_only:
         assert not any("needs a vision-language model" in r for r in model.reasons + model.trade_offs)
         assert not any("needs at least a trained head" in r for r in model.reasons + model.trade_offs)
+
+
+def test_a_model_the_user_cannot_download_comes_after_every_closest_match() -> None:
+
+    query = interpret("Segment water in Sentinel-1 scenes, about 300 labelled chips, one RTX 4090.").query
+    unknown = make_record("unknown", modalities=["SAR"], task_types=["segmentation"])  # release unknown
+    closed = make_record("closed", modalities=["SAR"], task_types=["segmentation"], weights_available=False)
+    other_task = make_record(
+        "other", modalities=["SAR"], task_types=["classification"], weights_available=True
+    )
+    candidates = [
+        Candidate(unknown),
+        Candidate(closed, relaxed=["weights"]),
+        Candidate(other_task, relaxed=["task"]),
+    ]
+    ranked = score_candidates(candidates, query, EvidenceIndex([]))
+    assert ranked[0].record.model_id == "other"
+    # Without weights needed (a question about the catalogue), the model doing the task comes first.
+    about = interpret("Which SAR models segment water?").query
+    assert score_candidates(candidates, about, EvidenceIndex([]))[0].record.model_id != "other"
+
+
+def test_a_size_without_a_public_checkpoint_does_not_count() -> None:
+
+    described = make_record(
+        "m",
+        num_parameters=307,
+        variants=[
+            {"name": "M ViT-L", "num_parameters": 307, "weights": "https://example.org/vitl.pth"},
+            {"name": "M ViT-B", "num_parameters": 86, "released": False},
+        ],
+    )
+    assert described.smallest_parameters == 307
+    capped = interpret(
+        "Building footprints from 0.5 m imagery on a laptop CPU, well under 100M parameters"
+    ).query
+    assert compute_violation(described, capped) is not None
+    scale_mae = next(r for r in load_records() if r.model_id == "scale-mae")
+    assert scale_mae.smallest_parameters == 307  # its ViT-B checkpoint link was taken down

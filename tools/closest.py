@@ -8,28 +8,7 @@ from dataclasses import dataclass, field
 from agent.query import StructuredQuery
 from rsfmd.schema import ModelRecord
 from tools.filtering import size_for_user, violations
-from tools.ranking import RARE_INPUT_RELAXABLE, distinctive_modalities, takes_rare
-
-# Relaxed in this order when nothing (or too little) survives; modality is never relaxed.
-RELAXATION_ORDER: tuple[str, ...] = (
-    "min_performance",
-    "precomputed_embeddings",
-    "sensor",
-    "all_inputs",
-    "series",
-    "release_year",
-    "architecture",
-    "backbone",
-    "band_flexibility",
-    "pretraining",
-    "exclusions",
-    "encoder",
-    "license",
-    "compute",
-    # A model over the budget can still be run; one whose weights are not released cannot.
-    "weights",
-    "task",
-)
+from tools.ranking import RARE_INPUT_RELAXABLE, RELAXATION_ORDER, distinctive_modalities, takes_rare
 
 
 @dataclass

@@ -10,8 +10,13 @@ from rsfmd.schema import Benchmark, ModelRecord
 
 
 def _variant_sizes(record: ModelRecord) -> list[str]:
-    """'DOFA ViT-B/16 86M' for each variant whose size is known."""
-    return [f"{v.name} {v.num_parameters:g}M" for v in record.variants if v.num_parameters is not None]
+    """'DOFA ViT-B/16 86M' for each variant whose size is known ('(no public checkpoint)' after one
+    known to lack it)."""
+    return [
+        f"{v.name} {v.num_parameters:g}M{' (no public checkpoint)' if v.released is False else ''}"
+        for v in record.variants
+        if v.num_parameters is not None
+    ]
 
 
 def model_profile(record: ModelRecord) -> str:

@@ -157,6 +157,29 @@ def no_result_on_application(candidates: Sequence[Candidate], query: StructuredQ
     return bool(query.application) and not any(evaluated_on(c.record, query.application) for c in candidates)
 
 
+# Relaxed in this order when nothing (or too little) survives; modality is never relaxed.
+RELAXATION_ORDER: tuple[str, ...] = (
+    "min_performance",
+    "precomputed_embeddings",
+    "sensor",
+    # Reading the images as a series bends before taking every kind of imagery the user has.
+    "series",
+    "all_inputs",
+    "release_year",
+    "architecture",
+    "backbone",
+    "band_flexibility",
+    "pretraining",
+    "exclusions",
+    "encoder",
+    "license",
+    "compute",
+    # A model over the budget can still be run; one whose weights are not released cannot.
+    "weights",
+    "task",
+)
+
+
 # A requested modality this many times rarer in RS-FMD than another requested one is what makes
 # the task the user's: DEM beside Sentinel-2, thermal beside RGB, audio beside imagery.
 DISTINCTIVE_RARITY = 4.0
@@ -253,7 +276,7 @@ def score_candidates(
     asked_imagery = requested_imagery(query)
     needs_weights = runs_model(query)
 
-    def order(x: Candidate) -> tuple[bool, bool, bool, bool, bool, bool, float, str]:
+    def order(x: Candidate) -> tuple[bool, bool, int, bool, bool, bool, bool, float, str]:
         lacks = bool(distinctive) and not takes_rare(x.record, query, distinctive)
         # Documented for another sensor only: the imagery criterion and the penalty weigh that, so
         # such a model competes on its score with those meeting every constraint, when it takes the
@@ -263,18 +286,22 @@ def score_candidates(
             relaxed = set(x.relaxed)
         other = relaxed - RARE_INPUT_RELAXABLE if distinctive else relaxed
         # Weights needed (asked for, or the model is to run on the user's machine or labels): a model
-        # whose weights no source confirms comes after those confirmed.
-        unconfirmed = (
-            needs_weights
-            and x.record.weights_released is None
-            and x.record.category != Category.embedding_product
+        # whose weights are not released, or that no source confirms, comes after every model the
+        # user can download, closest matches included: one they cannot get is no help at all.
+        unobtainable = needs_weights and (
+            "weights" in x.relaxed
+            or (x.record.weights_released is None and x.record.category != Category.embedding_product)
         )
         # Documented for another sensor on another kind of platform (satellite thermal for drone
         # frames): after those for another sensor on the user's kind of platform.
         apart = "sensor" in x.relaxed and flown_apart(x.record, query)
+        # Among closest matches, one bending a constraint relaxed early (a sensor) comes before one
+        # bending a constraint relaxed late (taking every kind of imagery the user has, the budget).
+        bent = max((RELAXATION_ORDER.index(c) for c in other if c in RELAXATION_ORDER), default=-1)
         return (
+            unobtainable,
             bool(other),
-            unconfirmed,
+            bent,
             lacks,
             bool(relaxed),
             "compute" in x.relaxed and far_over_budget(x.record, query),

@@ -54,10 +54,10 @@ def size_for_data(record: ModelRecord, sensors: Collection[str], modalities: Col
     the smallest overall when no variant is for other data, or when the sizes of those for the
     user's data are not known."""
     smallest = record.smallest_parameters
-    if len(record.variants) < 2 or not (sensors or modalities):
+    if len(record.released_variants) < 2 or not (sensors or modalities):
         return smallest
     fitting, other = [], False
-    for variant in record.variants:
+    for variant in record.released_variants:
         named_sensors, named_modalities = variant_data(variant.name)
         if named_sensors and sensors:
             fits = bool(named_sensors & set(sensors))  # the sensor decides: Aerial RGB is not Sentinel-2
@@ -79,7 +79,7 @@ def dedicated_variant(record: ModelRecord, sensors: Collection[str], kinds: Coll
     """The name of a released variant whose name says it is for the user's ``sensors`` or kinds of
     imagery (``kinds``, with the modalities that stand in for them) and for nothing else: a
     checkpoint pretrained on the user's kind of imagery alone ("RN50 SAR", "Sentinel1_SwinB_SI")."""
-    for variant in record.variants:
+    for variant in record.released_variants:
         named_sensors, named_modalities = variant_data(variant.name)
         if named_sensors and sensors:
             if named_sensors <= set(sensors):

@@ -22,7 +22,11 @@ BenchKey = tuple[str, str, str, str]  # dataset, metric, setting, label fraction
 
 
 def _params(r: ModelRecord) -> str:
-    sizes = [f"{v.name}: {v.num_parameters:g}M" for v in r.variants if v.num_parameters is not None]
+    sizes = [
+        f"{v.name}: {v.num_parameters:g}M{' (no public checkpoint)' if v.released is False else ''}"
+        for v in r.variants
+        if v.num_parameters is not None
+    ]
     if sizes:
         return "; ".join(sizes)
     return f"{r.num_parameters:g}M" if r.num_parameters is not None else "—"

@@ -60,6 +60,7 @@ _NO_FINE_TUNING = re.compile(
 
 
 _OUT_OF_THE_BOX = re.compile(r"out[\s-]of[\s-]the[\s-]box")
+_AS_IT_COMES = re.compile(f"{_OUT_OF_THE_BOX.pattern}|{_NO_FINE_TUNING.pattern}")
 _CLUSTERING = re.compile(
     r"\bclustering\b|\b(?:to|can|could|or|then) cluster\b|"
     r"(?<![\w-]\s)\bcluster\s+(?:or|and|it|its|their)\b|"
@@ -205,9 +206,10 @@ def read_regime(lowered: str, sensors: list[str], task_type: str | None, notes: 
         notes.append(
             "'no fine-tuning' with a frozen encoder read as a light head on its features, not zero-shot"
         )
-    if regime == "zero-shot" and counted and not _zero_shot_besides(_OUT_OF_THE_BOX, lowered):
+    if regime == "zero-shot" and counted and not _zero_shot_besides(_AS_IT_COMES, lowered):
         # 'the pretrained detector drew tiny boxes out of the box; I can hand-label a few hundred
-        # crowns': how a model ran as it came is no regime when the user counts labels to be had.
+        # crowns', '18,000 crowns ... transfer to Borneo without retraining': how a model runs as it
+        # comes is no regime when the user counts labels to be had.
         regime = None
     # A count of labelled samples says how many labels there are, whatever else is done without them.
     if regime is None and counted:
