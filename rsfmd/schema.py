@@ -10,7 +10,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 from enum import StrEnum
-from typing import Annotated, Any
+from typing import Annotated
 
 from pydantic import (
     AfterValidator,
@@ -403,8 +403,3 @@ def _check_field_name(name: str) -> None:
     root = re.split(r"[.\[]", name, maxsplit=1)[0]
     if root not in FIELD_NAMES:
         raise ValueError(f"{name!r} is not a ModelRecord field")
-
-
-def record_from_dict(data: dict[str, Any]) -> ModelRecord:
-    """Validate a plain dict as a ModelRecord."""
-    return ModelRecord.model_validate(data)
