@@ -8,6 +8,7 @@ from rsfmd.loader import load_records
 from rsfmd.schema import Category
 from tests.records import make_record
 from tools.candidate import Candidate
+from tools.closest import filter_candidates
 from tools.evidence import EvidenceIndex
 from tools.filtering import compute_violation, modality_violation, weights_violation
 from tools.ranking import score_candidates
@@ -106,3 +107,12 @@ def test_a_size_without_a_public_checkpoint_does_not_count() -> None:
     assert compute_violation(described, capped) is not None
     scale_mae = next(r for r in load_records() if r.model_id == "scale-mae")
     assert scale_mae.smallest_parameters == 307  # its ViT-B checkpoint link was taken down
+
+
+def test_a_model_shown_on_another_task_joins_the_closest_matches_before_one_without_weights() -> None:
+    query = interpret("Segment water in Sentinel-1 scenes, about 300 labelled chips, one RTX 4090.").query
+    fits = make_record("fits", modalities=["SAR"], task_types=["segmentation"], weights_available=True)
+    closed = make_record("closed", modalities=["SAR"], task_types=["segmentation"], weights_available=False)
+    other = make_record("other", modalities=["SAR"], task_types=["classification"], weights_available=True)
+    outcome = filter_candidates([fits, closed, other], query, minimum=2)
+    assert [r.model_id for r in outcome.survivors] == ["fits", "other"]

@@ -174,9 +174,10 @@ RELAXATION_ORDER: tuple[str, ...] = (
     "encoder",
     "license",
     "compute",
-    # A model over the budget can still be run; one whose weights are not released cannot.
-    "weights",
     "task",
+    # A model over the budget, or shown on another task, can still be run; one whose weights are not
+    # released cannot (when weights are not needed, nothing is relaxed for them).
+    "weights",
 )
 
 
