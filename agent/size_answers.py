@@ -79,10 +79,7 @@ def shown_size_note(records: list[ModelRecord], *, largest: bool = False, limit:
 def _variant_size(record: ModelRecord, largest: bool, limit: float | None = None) -> float | None:
     """The record's smallest (largest) variant's size; the largest within ``limit`` when one is given."""
     if largest and limit is not None:
-        sizes = [v.num_parameters for v in record.released_variants if v.num_parameters is not None]
-        if record.num_parameters is not None:
-            sizes.append(record.num_parameters)
-        fits = [size for size in sizes if size <= limit]
+        fits = [size for size in record.released_sizes if size <= limit]
         return max(fits) if fits else record.smallest_parameters
     return record.largest_parameters if largest else record.smallest_parameters
 

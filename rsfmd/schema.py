@@ -109,6 +109,11 @@ class Variant(_Strict):
     weights: Url | None = None
     released: bool | None = Field(default=None, description="False: described, but no public checkpoint.")
 
+    @property
+    def checkpoint_note(self) -> str:
+        """' (no public checkpoint)' after a variant known to lack one, else nothing."""
+        return " (no public checkpoint)" if self.released is False else ""
+
 
 class PretrainingPhase(_Strict):
     """One pretraining stage (paper Table 4, nested PretrainingPhase)."""
@@ -365,19 +370,20 @@ class ModelRecord(_Strict):
         return [v for v in self.variants if v.released is not False]
 
     @property
-    def _sizes(self) -> list[float]:
+    def released_sizes(self) -> list[float]:
+        """Parameters (millions) of the main variant and of every released one, where stated."""
         sizes = [v.num_parameters for v in self.released_variants if v.num_parameters is not None]
         return sizes + ([self.num_parameters] if self.num_parameters is not None else [])
 
     @property
     def smallest_parameters(self) -> float | None:
         """Parameters (millions) of the smallest released variant, when known."""
-        return min(self._sizes, default=None)
+        return min(self.released_sizes, default=None)
 
     @property
     def largest_parameters(self) -> float | None:
         """Parameters (millions) of the largest released variant, when known."""
-        return max(self._sizes, default=None)
+        return max(self.released_sizes, default=None)
 
     @property
     def weights_released(self) -> bool | None:

@@ -71,7 +71,6 @@ def test_images_found_by_images_need_no_vision_language_model() -> None:
 
 
 def test_a_model_the_user_cannot_download_comes_after_every_closest_match() -> None:
-
     query = interpret("Segment water in Sentinel-1 scenes, about 300 labelled chips, one RTX 4090.").query
     unknown = make_record("unknown", modalities=["SAR"], task_types=["segmentation"])  # release unknown
     closed = make_record("closed", modalities=["SAR"], task_types=["segmentation"], weights_available=False)
@@ -91,7 +90,6 @@ def test_a_model_the_user_cannot_download_comes_after_every_closest_match() -> N
 
 
 def test_a_size_without_a_public_checkpoint_does_not_count() -> None:
-
     described = make_record(
         "m",
         num_parameters=307,

@@ -13,7 +13,7 @@ def _variant_sizes(record: ModelRecord) -> list[str]:
     """'DOFA ViT-B/16 86M' for each variant whose size is known ('(no public checkpoint)' after one
     known to lack it)."""
     return [
-        f"{v.name} {v.num_parameters:g}M{' (no public checkpoint)' if v.released is False else ''}"
+        f"{v.name} {v.num_parameters:g}M{v.checkpoint_note}"
         for v in record.variants
         if v.num_parameters is not None
     ]

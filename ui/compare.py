@@ -23,7 +23,7 @@ BenchKey = tuple[str, str, str, str]  # dataset, metric, setting, label fraction
 
 def _params(r: ModelRecord) -> str:
     sizes = [
-        f"{v.name}: {v.num_parameters:g}M{' (no public checkpoint)' if v.released is False else ''}"
+        f"{v.name}: {v.num_parameters:g}M{v.checkpoint_note}"
         for v in r.variants
         if v.num_parameters is not None
     ]
