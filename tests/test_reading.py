@@ -140,6 +140,14 @@ def test_quoted_text_prompts_are_examples_not_the_task() -> None:
     assert vqa.application == "visual question answering"
 
 
+def test_example_questions_in_a_parenthesis_are_examples_not_the_task() -> None:
+    query = _query(
+        "Our analysts ask free-form questions about aerial scenes (how many ships are docked, where is "
+        "the damaged hangar) and each answer must come with boxes pointing at the objects it talks about."
+    )
+    assert query.application == "visual grounding"
+
+
 def test_questions_about_image_pairs_need_pairs() -> None:
     query = _query(
         "For each claim we have a pre-event and post-event VHR image and adjusters want to ask 'what changed "

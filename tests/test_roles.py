@@ -371,6 +371,14 @@ def test_descriptions_written_beside_image_pairs_are_a_text_input() -> None:
     assert {"Text", "Multi-temporal"} <= set(query.modality)
 
 
+def test_a_model_tried_that_ran_out_of_memory_is_judged_with_the_others() -> None:
+    query = _query(
+        "Building instance segmentation from 0.3 m aerial RGB. I tried RSPrompter, but training runs "
+        "out of memory on our 12 GB card, so we need LoRA or a smaller setup."
+    )
+    assert "rsprompter" not in query.exclusions.models
+
+
 def test_ice_on_a_lake_is_read_as_the_closest_application() -> None:
     selection = _select("Per-tile ice vs open water on Lake Ladoga from Sentinel-1 IW GRD, laptop only")
     assert selection.query.application == "sea ice mapping"
@@ -872,6 +880,15 @@ def test_a_size_range_ruled_out_is_a_limit_and_no_ruling_out_of_training() -> No
     assert (
         _query("a billion-parameter model for flood mapping from Sentinel-1").compute.min_parameters_m == 1000
     )
+
+
+def test_a_size_ruled_out_with_its_predicate_left_unsaid_is_no_floor() -> None:
+    query = _query(
+        "Burned-area maps from Sentinel-2 chips. Hardware is one RTX 4090 (24 GB): fine-tuning a ViT-B "
+        "or ViT-L is realistic, a multi-billion-parameter model isn't."
+    )
+    assert query.compute.min_parameters_m is None
+    assert query.compute.max_parameters_m == 1000.0
 
 
 def test_using_a_kind_of_imagery_ruled_out_rules_out_the_imagery() -> None:

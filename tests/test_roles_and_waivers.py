@@ -168,6 +168,22 @@ def test_labels_derived_from_osm_make_no_vector_input() -> None:
 
 
 @pytest.mark.parametrize(
+    ("labels", "source"),
+    [
+        ("a large set of LiDAR-derived weak labels", "LiDAR"),
+        ("Sentinel-1-based flood masks as reference", "SAR"),
+    ],
+)
+def test_data_a_compound_says_the_labels_come_from_is_no_input(labels: str, source: str) -> None:
+    query = _query(
+        "Tree crown detection on 10 cm airborne RGB orthophotos, trained on hand-annotated crowns "
+        f"plus {labels}. Which backbone should we start from? We have a GPU cluster."
+    )
+    assert source not in query.modality
+    assert "RGB" in query.modality
+
+
+@pytest.mark.parametrize(
     ("board", "limit"),
     [("a Jetson AGX Orin", 350.0), ("a Jetson Nano", 50.0)],
 )

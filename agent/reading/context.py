@@ -67,6 +67,15 @@ SENTENCE_END = re.compile(rf"[;?!]|{_POINT}")
 _CLAUSE_END = re.compile(rf"[;?!,:()]|{_POINT}|\s[-–—]\s")
 # Quoted stretches: 'flooded parking lot', "how many trucks?", “two new buildings”.
 _QUOTED = re.compile(r"(?<![\w])'([^'\n]{3,120})'(?![\w])|\"([^\"\n]{3,160})\"|“([^”\n]{3,160})”")
+# Questions given as examples in a parenthesis ('free-form questions about scenes (how many ships
+# are docked, where is the damaged hangar)') are examples of the user's input too.
+_EXAMPLE_QUESTIONS = re.compile(
+    r"\((?:e\.g\.,?\s*|for example,?\s*|such as\s+)?"
+    r"(?:how (?:many|much|far|big|large)|where (?:is|are|was|were|did)|what (?:is|are|was|were|kind)|"
+    r"which \w+ (?:is|are|was|were|has|have)|is there|are there|has the|have the|did the|does the)"
+    r"\b[^()]{0,160}\)",
+    re.IGNORECASE,
+)
 
 
 @dataclass(frozen=True)
@@ -154,17 +163,33 @@ def _class(word: str) -> str:
     return word_classes()[name.group(1)]
 
 
+# A phrase ending in '<end>' matches only at the end of a clause: 'a ViT-L is realistic, a
+# multi-billion-parameter model isn't.' leaves its predicate unsaid.
+_END = "<end>"
+_AT_END = r"(?=\s*(?:[.;,:!?)]|$))"
+
+
 def _phrase(phrase: str) -> re.Pattern[str]:
     words = phrase.split()
+    at_end = len(words) > 1 and words[-1] == _END
+    words = words[:-1] if at_end else words
     parts: list[str] = []
     for i, w in enumerate(words):
         if w == "not" and parts and i > 0 and words[i - 1] in _AUXILIARIES:
             continue  # read with the auxiliary before it
         negated = w in _AUXILIARIES and i + 1 < len(words) and words[i + 1] == "not"
-        parts.append(_GAP if w == "*" else _class(w) or _word(w, negated))
+        parts.append(_GAP if w == "*" else _class(w) or _attached(w) or _word(w, negated))
     body = "".join(p if p == _GAP else p + r"\s+" for p in parts[:-1]) + (parts[-1] if parts else "")
     # (a closing quote may follow: "most 'foundation models' I find")
-    return re.compile(r"(?<![\w'’-])" + body + r"(?![\w’-]|'\w)", re.IGNORECASE)
+    return re.compile(r"(?<![\w'’-])" + body + (_AT_END if at_end else r"(?![\w’-]|'\w)"), re.IGNORECASE)
+
+
+# A word that begins with '-' in a phrase is the end of a compound and stands for it whole:
+# '-derived * <labels>' reads 'LiDAR-derived weak labels' and 'Sentinel-2-derived masks'.
+def _attached(word: str) -> str:
+    if len(word) < 2 or word[0] != "-":
+        return ""
+    return r"[\w.+/]+(?:-[\w.+/]+)*?" + re.escape(word)
 
 
 # Verbs whose negation may be contracted ("isn't", "don't", "can't").
@@ -306,8 +331,8 @@ def role_spans(text: str) -> list[RoleSpan]:
     table = context_table()
     blocked = [(m.start(), m.end()) for p in table.pseudo.candidates(text) for m in p.finditer(text)]
     spans: list[RoleSpan] = []
-    for match in _QUOTED.finditer(text):
-        spans.append(RoleSpan(match.start(), match.end(), "quoted", match.group(0)))
+    for quoted in (_QUOTED, _EXAMPLE_QUESTIONS):
+        spans += [RoleSpan(m.start(), m.end(), "quoted", m.group(0)) for m in quoted.finditer(text)]
     for pattern, role in table.names:
         spans += [RoleSpan(m.start(), m.end(), role, m.group(0).lower()) for m in pattern.finditer(text)]
     for trigger in table.triggers.candidates(text):
