@@ -388,6 +388,22 @@ def test_a_cnn_tried_or_used_by_others_is_no_architecture_asked_for(tried: str) 
     assert query.architectures == []
 
 
+def test_the_task_of_a_baseline_whose_score_is_told_is_the_users_task() -> None:
+    query = _query(
+        "We look for illegal waste dumps on 20 cm orthophotos and can fine-tune on about 10,000 tiles. "
+        "A ResNet-50 + FPN scene classifier gets about 88% precision; I want to push precision higher."
+    )
+    assert query.task_type == "classification"
+    assert query.architectures == []
+
+
+def test_a_model_the_user_can_download_is_asked_for_with_open_weights() -> None:
+    query = _query(
+        "SAR target recognition on MSTAR chips; which model is strongest that I can actually download?"
+    )
+    assert query.open_weights
+
+
 def test_a_model_wished_to_reach_a_score_is_not_a_model_tried() -> None:
     query = _query("I need a CNN backbone that gets about 90% accuracy on Sentinel-2 crop chips.")
     assert query.architectures == ["CNN"]
