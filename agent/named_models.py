@@ -42,8 +42,13 @@ def read_model_names(turn: Turn, resources: Resources, reading: Reading) -> None
         turn.named_models = [m for m in turn.named_models if m not in said_of]
         names = ", ".join(resources.by_id[m].model_name for m in said_of)
         turn.say(f"Read as said of other models, not asked about: {names}")
-    # (a model the user runs today is one tried)
+    # (a model the user runs today is one tried, unless they ask whether it is the right choice)
     tried = [m for m in reading.models_in({"reference", "current"}, mentions.spans) if m in turn.named_models]
+    current = [m for m in reading.models_in({"current"}, mentions.spans) if m in tried]
+    if current and cue_pattern("current_model", "judged").search(turn.text.lower()):
+        tried = [m for m in tried if m not in current]
+        names = ", ".join(resources.by_id[m].model_name for m in current)
+        turn.say(f"{names}: what you use today, judged with the others as you ask if it is the right choice")
     if stuck := _stuck_setting_up(turn.text, mentions.spans, tried):
         # 'I tried RSPrompter but got an error': its trouble was running it, not its results.
         tried = [m for m in tried if m not in stuck]

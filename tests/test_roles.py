@@ -379,6 +379,26 @@ def test_a_model_tried_that_ran_out_of_memory_is_judged_with_the_others() -> Non
     assert "rsprompter" not in query.exclusions.models
 
 
+def test_a_model_tried_whose_part_would_not_run_is_judged_with_the_others() -> None:
+    query = _query(
+        "Land cover from aerial RGB, Sentinel-1 and Sentinel-2 together. I tried SkySense++, but I "
+        "couldn't get the fusion part running. What else is a sound base? One A100."
+    )
+    assert "skysense++" not in query.exclusions.models
+
+
+def test_a_model_run_today_is_judged_when_the_user_asks_if_it_is_the_right_one() -> None:
+    text = (
+        "Land cover from Sentinel-2 L2A patches with a Copernicus DEM band. Right now I use a TerraMind "
+        "base backbone with about 4,000 labelled patches and one A100. {ask}"
+    )
+    judged = _select(text.format(ask="Is that the right backbone, or do others do better?"))
+    assert "terramind" in [m.model_id for m in judged.models]
+    assert any("what you use today, judged with the others" in a for a in judged.assumptions)
+    better = _query(text.format(ask="Which other backbone would do better?"))
+    assert "terramind" in better.exclusions.models
+
+
 def test_ice_on_a_lake_is_read_as_the_closest_application() -> None:
     selection = _select("Per-tile ice vs open water on Lake Ladoga from Sentinel-1 IW GRD, laptop only")
     assert selection.query.application == "sea ice mapping"
