@@ -262,6 +262,15 @@ def test_a_label_count_said_of_the_labels_sets_the_regime() -> None:
     assert _query("Strongest low-label Sentinel-2 land cover encoder").data_regime == "few-shot"
 
 
+def test_a_large_count_of_labels_outweighs_a_word_for_them() -> None:
+    sparse = "Canopy height from Sentinel-2 with GEDI footprints as sparse labels"
+    assert _query(f"{sparse} (tens of millions of shots)").data_regime == "full-labels"
+    assert _query(sparse).data_regime == "few-shot"
+    millions = "Crop types from Sentinel-2; we have hundreds of thousands of labelled parcels"
+    assert _query(millions).data_regime == "full-labels"
+    assert _query("Crop types from Sentinel-2 with a million labelled points").data_regime == "full-labels"
+
+
 def test_adapting_to_a_band_count_asks_for_a_band_flexible_model() -> None:
     drone = _query("Vine vigour from a drone camera; which model could be adapted to 5-band UAV data?")
     assert drone.any_bands

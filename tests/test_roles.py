@@ -598,6 +598,12 @@ def test_what_a_tried_model_was_trained_on_and_what_does_not_help_are_not_requir
             ["Aerial"],
             ("Airborne LiDAR", "LiDAR", "DEM"),
         ),
+        (
+            "Canopy height from Sentinel-2 composites, with SRTM to filter bad labels in steep terrain",
+            ["Multispectral"],
+            ["Sentinel-2"],
+            ("SRTM",),
+        ),
     ],
 )
 def test_data_used_in_processing_is_no_input(

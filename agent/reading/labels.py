@@ -211,6 +211,10 @@ def read_regime(lowered: str, sensors: list[str], task_type: str | None, notes: 
         # crowns', '18,000 crowns ... transfer to Borneo without retraining': how a model runs as it
         # comes is no regime when the user counts labels to be had.
         regime = None
+    if regime == "few-shot" and counted and counted[0] == "full-labels":
+        # 'GEDI footprints as sparse labels (tens of millions of shots)': a count says how many labels
+        # there are better than a word for them does.
+        regime = None
     # A count of labelled samples says how many labels there are, whatever else is done without them.
     if regime is None and counted:
         regime = counted[0]
