@@ -18,6 +18,7 @@ from evaluation.realistic import (
     top3_appearances,
 )
 from rsfmd.loader import load_records
+from rsfmd.vocab import get_vocabulary
 
 FAMILIES = {
     "A1",
@@ -57,6 +58,13 @@ def test_every_gold_pick_and_must_not_names_an_rsfmd_record_and_good_picks_are_s
         assert set(request.acceptable) <= ids, request.id
         assert not request.good_ids & {m.model_id for m in request.must_not}, request.id
         assert request.origin.url.startswith("http") and request.decision
+
+
+def test_hard_constraints_name_modalities_of_rsfmd() -> None:
+    # A modality the vocabulary does not hold could never be met, so every pick would break it.
+    names = set(get_vocabulary("modalities").rows)
+    for request in load_requests():
+        assert set(request.constraints.modalities_any) <= names, request.id
 
 
 def test_the_set_covers_every_family_modality_and_hardware_case() -> None:
