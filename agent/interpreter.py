@@ -33,7 +33,13 @@ from agent.reading.preferences import (
     read_release_years,
 )
 from agent.reading.resolution import read_resolution
-from agent.reading.sensors import keep_own_data, read_exclusions, read_sensors, ruled_out_spans
+from agent.reading.sensors import (
+    keep_named_bands,
+    keep_own_data,
+    read_exclusions,
+    read_sensors,
+    ruled_out_spans,
+)
 from agent.reading.similarity import Encode, guess_application
 from agent.reading.slips import mend
 from agent.reading.tasks import (
@@ -120,6 +126,9 @@ def interpret(
     sensor_terms = find_terms(written, "sensors")
     ruled = ruled_out_spans(lowered)
     exclusions = keep_own_data(read_exclusions(lowered), lowered, sensor_terms, ruled)
+    unruled = blank_spans(lowered, ruled)
+    bands = named_bands(unruled)  # 'no SWIR or thermal': bands ruled out are none named
+    exclusions = keep_named_bands(exclusions, unruled, bands)
     # A data product named for what it measures ('a canopy height model') is data, not the task.
     data_found = data_terms(lowered)
     data = [(s, e) for _, s, e in data_found]
@@ -157,7 +166,6 @@ def interpret(
     priorities = read_priorities(lowered, compute.device_class, regime.transfer, notes)
     earliest, latest = read_release_years(lowered, notes)
     # 'no VHR involved': a resolution ruled out is none asked for.
-    unruled = blank_spans(lowered, ruled)
     resolution, resolution_m = read_resolution(unruled, task.application, task.task_type, notes)
     if not set(modalities) - {"Multi-temporal"} and not sensors and resolution_m is not None:
         # ('bi-temporal 0.5 m image pairs': a series of what the resolution says)
@@ -184,7 +192,7 @@ def interpret(
         spatial_resolution=resolution,
         spatial_resolution_m=resolution_m,
         temporal_resolution="time series" if multi_temporal else None,
-        bands=named_bands(unruled),  # 'no SWIR or thermal': bands ruled out are none named
+        bands=bands,
         available_data=regime.data,
         deployment_device=compute.device_class,
         priority_metrics=named_metrics(lowered)[:3],

@@ -271,6 +271,15 @@ def test_a_large_count_of_labels_outweighs_a_word_for_them() -> None:
     assert _query("Crop types from Sentinel-2 with a million labelled points").data_regime == "full-labels"
 
 
+def test_a_band_wanted_is_not_ruled_out_by_data_said_to_lack_it() -> None:
+    text = (
+        "I want the TIRS bands B10/B11 in my Landsat 8 embeddings to find urban heat islands. Some scenes "
+        "came back as OLI-only products without thermal bands. Which encoders ingest thermal channels?"
+    )
+    assert "Thermal" not in _query(text).exclusions.modalities
+    assert "Thermal" in _query("Land cover from Landsat 8, without thermal bands").exclusions.modalities
+
+
 def test_adapting_to_a_band_count_asks_for_a_band_flexible_model() -> None:
     drone = _query("Vine vigour from a drone camera; which model could be adapted to 5-band UAV data?")
     assert drone.any_bands

@@ -13,7 +13,7 @@ from agent.query import Exclusions
 from agent.reading.slips import find_terms_fuzzy
 from agent.reading.tables import model_noun_after, person_noun_after
 from agent.reading.terms import TermSpan, find_terms
-from rsfmd.vocab import sensor_modality
+from rsfmd.vocab import get_vocabulary, sensor_modality
 
 _EXCLUDE = re.compile(
     # ('why not Sentinel-2?' asks about it; it does not rule it out)
@@ -124,6 +124,18 @@ def keep_own_data(
         and all(model_noun_after().match(lowered, end) for n, end in said if n == m)
     }
     kept = [m for m in exclusions.modalities if m not in models_only]
+    return exclusions if kept == exclusions.modalities else exclusions.model_copy(update={"modalities": kept})
+
+
+def keep_named_bands(exclusions: Exclusions, unruled: str, bands: Sequence[str]) -> Exclusions:
+    """``exclusions`` without a kind of imagery whose band the task names as wanted elsewhere: 'I want
+    the thermal bands in there ... some scenes came as products without thermal bands' keeps thermal.
+    ``unruled``: the task with what it rules out blanked; ``bands``: ``named_bands`` of it."""
+    vocabulary = get_vocabulary("modalities")
+    wanted = {
+        m for b in bands if (m := vocabulary.get(b)) is not None and re.search(rf"\b{b}\b", unruled, re.I)
+    }
+    kept = [m for m in exclusions.modalities if m not in wanted]
     return exclusions if kept == exclusions.modalities else exclusions.model_copy(update={"modalities": kept})
 
 
