@@ -34,7 +34,7 @@ from agent.reading.preferences import (
 )
 from agent.reading.resolution import read_resolution
 from agent.reading.sensors import (
-    keep_named_bands,
+    keep_named_elsewhere,
     keep_own_data,
     read_exclusions,
     read_sensors,
@@ -128,7 +128,7 @@ def interpret(
     exclusions = keep_own_data(read_exclusions(lowered), lowered, sensor_terms, ruled)
     unruled = blank_spans(lowered, ruled)
     bands = named_bands(unruled)  # 'no SWIR or thermal': bands ruled out are none named
-    exclusions = keep_named_bands(exclusions, unruled, bands)
+    exclusions = keep_named_elsewhere(exclusions, unruled, bands)
     # A data product named for what it measures ('a canopy height model') is data, not the task.
     data_found = data_terms(lowered)
     data = [(s, e) for _, s, e in data_found]

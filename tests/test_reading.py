@@ -271,13 +271,23 @@ def test_a_large_count_of_labels_outweighs_a_word_for_them() -> None:
     assert _query("Crop types from Sentinel-2 with a million labelled points").data_regime == "full-labels"
 
 
-def test_a_band_wanted_is_not_ruled_out_by_data_said_to_lack_it() -> None:
+def test_imagery_named_as_the_users_own_is_not_ruled_out_elsewhere() -> None:
     text = (
         "I want the TIRS bands B10/B11 in my Landsat 8 embeddings to find urban heat islands. Some scenes "
         "came back as OLI-only products without thermal bands. Which encoders ingest thermal channels?"
     )
     assert "Thermal" not in _query(text).exclusions.modalities
     assert "Thermal" in _query("Land cover from Landsat 8, without thermal bands").exclusions.modalities
+    dtm = (
+        "Sinkhole mapping; my only input is a 1 m lidar-derived DTM. Is there an encoder that ingests "
+        "elevation, so I'm not forcing a DTM through an ImageNet RGB stem?"
+    )
+    assert "DEM" not in _query(dtm).exclusions.modalities
+    era5 = (
+        "Fuel moisture from Sentinel-2 with ERA5-Land temperature and precipitation; a model that can't "
+        "take the ERA5 grids is a non-starter."
+    )
+    assert "Climate" not in _query(era5).exclusions.modalities
 
 
 def test_adapting_to_a_band_count_asks_for_a_band_flexible_model() -> None:

@@ -127,15 +127,15 @@ def keep_own_data(
     return exclusions if kept == exclusions.modalities else exclusions.model_copy(update={"modalities": kept})
 
 
-def keep_named_bands(exclusions: Exclusions, unruled: str, bands: Sequence[str]) -> Exclusions:
-    """``exclusions`` without a kind of imagery whose band the task names as wanted elsewhere: 'I want
-    the thermal bands in there ... some scenes came as products without thermal bands' keeps thermal.
-    ``unruled``: the task with what it rules out blanked; ``bands``: ``named_bands`` of it."""
+def keep_named_elsewhere(exclusions: Exclusions, unruled: str, bands: Sequence[str]) -> Exclusions:
+    """``exclusions`` without a kind of imagery the task also names as its own, outside what it rules
+    out: 'I want the TIRS bands ... some scenes came as products without thermal bands' keeps
+    thermal; 'my only input is a DTM ... so I'm not forcing a DTM through an RGB stem' keeps the DEM.
+    ``unruled``: the task with what it rules out blanked; ``bands``: the bands it names there."""
     vocabulary = get_vocabulary("modalities")
-    wanted = {
-        m for b in bands if (m := vocabulary.get(b)) is not None and re.search(rf"\b{b}\b", unruled, re.I)
-    }
-    kept = [m for m in exclusions.modalities if m not in wanted]
+    named = {name for name, _, _ in find_terms(unruled, "modalities")}
+    named |= {m for b in bands if (m := vocabulary.get(b)) is not None}
+    kept = [m for m in exclusions.modalities if m not in named]
     return exclusions if kept == exclusions.modalities else exclusions.model_copy(update={"modalities": kept})
 
 
