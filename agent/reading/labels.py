@@ -59,6 +59,7 @@ _NO_FINE_TUNING = re.compile(
 )
 
 
+_FEW_SHOT = re.compile(r"\bfew[\s-]?shot")
 _OUT_OF_THE_BOX = re.compile(r"out[\s-]of[\s-]the[\s-]box")
 _AS_IT_COMES = re.compile(f"{_OUT_OF_THE_BOX.pattern}|{_NO_FINE_TUNING.pattern}")
 _CLUSTERING = re.compile(
@@ -158,6 +159,8 @@ def _label_count(text: str) -> tuple[str, str] | None:
             # (a count of pixels says how many samples only per class: '1M labelled pixels' may be a
             # few dense masks)
             pixels = sentence[s:e].rstrip("s").endswith("pixel")
+            if "unlabel" in sentence[s:e]:
+                continue  # '400,000 unlabelled chips' counts what has no labels
             per_class, e = bool(per), per.end() if per else e
             if not per_class and (pixels or not _said_labelled(near, patterns.labelled)):
                 continue
@@ -211,9 +214,9 @@ def read_regime(lowered: str, sensors: list[str], task_type: str | None, notes: 
         # crowns', '18,000 crowns ... transfer to Borneo without retraining': how a model runs as it
         # comes is no regime when the user counts labels to be had.
         regime = None
-    if regime == "few-shot" and counted and counted[0] == "full-labels":
+    if regime == "few-shot" and counted and counted[0] == "full-labels" and not _FEW_SHOT.search(lowered):
         # 'GEDI footprints as sparse labels (tens of millions of shots)': a count says how many labels
-        # there are better than a word for them does.
+        # there are better than a word for them does ('few-shot' itself says how they are used).
         regime = None
     # A count of labelled samples says how many labels there are, whatever else is done without them.
     if regime is None and counted:
