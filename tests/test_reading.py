@@ -405,6 +405,8 @@ def test_a_model_taking_both_inputs_is_asked_for_only_when_said_of_the_model() -
     assert native.series_model and native.all_inputs
     assert _query("Which VLM ingests SAR as well as optical for disaster questions?").all_inputs
     assert not _query("Cropland from two aerial flights; ideally it can use both dates").series_model
+    stack = _query("Crop types from Sentinel-2 series; I want a model that handles the temporal stack")
+    assert stack.series_model
 
 
 def test_a_gpu_not_required_a_label_statement_and_a_sam_like_wish() -> None:
@@ -765,3 +767,4 @@ def test_what_labels_were_confirmed_from_is_not_an_input() -> None:
     text = "The catch is labels: about 80 tiles confirmed from field reports; VV/VH backscatter."
     query = interpret(read(text).required_text).query
     assert query.modality == ["SAR"] and query.data_regime == "few-shot"
+

@@ -346,6 +346,36 @@ def test_what_other_models_were_trained_on_is_background() -> None:
     assert read("which models were trained on SSL4EO-S12?").set_aside == {}
 
 
+@pytest.mark.parametrize(
+    ("text", "modalities", "aside"),
+    [
+        (
+            "Our UAV carries a long-wave thermal camera and has to segment water vs land on a Jetson; "
+            "we have 200 labelled frames, and RGB-trained water segmenters fall apart on thermal.",
+            ["Thermal"],
+            ("RGB",),
+        ),
+        (
+            "Ship detection in Gaofen-3 SAR chips on one GPU; ImageNet-pretrained ResNets struggle with speckle.",
+            ["SAR"],
+            (),
+        ),
+    ],
+)
+def test_what_models_trained_on_other_data_fail_at_is_background(
+    text: str, modalities: list[str], aside: tuple[str, ...]
+) -> None:
+    assert _query(text).modality == modalities
+    assert read(text).set_aside.get("background", ()) == aside
+    assert any(s.role == "background" for s in read(text).spans)
+
+
+def test_a_model_wished_for_that_does_not_fail_keeps_what_it_was_trained_on() -> None:
+    text = "I want a SAR-pretrained backbone that does not fail on small ships in Sentinel-1 scenes."
+    assert read(text).spans == ()
+    assert _query(text).modality == ["SAR"]
+
+
 def test_a_baseline_that_plateaus_is_a_reference_not_a_required_backbone() -> None:
     text = "6,000 SAR ship chips from Gaofen-3. Our ResNet trained from ImageNet plateaus around 80% OA."
     assert _query(text).architectures == []
