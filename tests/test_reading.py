@@ -407,6 +407,8 @@ def test_a_model_taking_both_inputs_is_asked_for_only_when_said_of_the_model() -
     assert not _query("Cropland from two aerial flights; ideally it can use both dates").series_model
     stack = _query("Crop types from Sentinel-2 series; I want a model that handles the temporal stack")
     assert stack.series_model
+    assert _query("Swiss crop types from Sentinel-2; we want a model that really uses the temporal axis").series_model
+    assert not _query("We use the time series of NDVI from Sentinel-2 to map crops").series_model
 
 
 def test_a_gpu_not_required_a_label_statement_and_a_sam_like_wish() -> None:
@@ -768,3 +770,10 @@ def test_what_labels_were_confirmed_from_is_not_an_input() -> None:
     query = interpret(read(text).required_text).query
     assert query.modality == ["SAR"] and query.data_regime == "few-shot"
 
+
+
+def test_no_masks_or_polygons_drawn_is_no_labels() -> None:
+    assert _query("Building footprints from 0.5 m WorldView RGB; I have zero labelled masks").data_regime == (
+        "zero-shot"
+    )
+    assert _query("Field boundaries from PlanetScope, but no polygons to train on").data_regime == "zero-shot"
