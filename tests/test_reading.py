@@ -407,7 +407,8 @@ def test_a_model_taking_both_inputs_is_asked_for_only_when_said_of_the_model() -
     assert not _query("Cropland from two aerial flights; ideally it can use both dates").series_model
     stack = _query("Crop types from Sentinel-2 series; I want a model that handles the temporal stack")
     assert stack.series_model
-    assert _query("Swiss crop types from Sentinel-2; we want a model that really uses the temporal axis").series_model
+    axis = _query("Swiss crop types from Sentinel-2; we want a model that really uses the temporal axis")
+    assert axis.series_model
     assert not _query("We use the time series of NDVI from Sentinel-2 to map crops").series_model
 
 

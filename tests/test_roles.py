@@ -356,7 +356,8 @@ def test_what_other_models_were_trained_on_is_background() -> None:
             ("RGB",),
         ),
         (
-            "Ship detection in Gaofen-3 SAR chips on one GPU; ImageNet-pretrained ResNets struggle with speckle.",
+            "Ship detection in Gaofen-3 SAR chips on one GPU; "
+            "ImageNet-pretrained ResNets struggle with speckle.",
             ["SAR"],
             (),
         ),
