@@ -772,7 +772,6 @@ def test_what_labels_were_confirmed_from_is_not_an_input() -> None:
     assert query.modality == ["SAR"] and query.data_regime == "few-shot"
 
 
-
 def test_no_masks_or_polygons_drawn_is_no_labels() -> None:
     assert _query("Building footprints from 0.5 m WorldView RGB; I have zero labelled masks").data_regime == (
         "zero-shot"
