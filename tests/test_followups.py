@@ -136,7 +136,7 @@ def test_terminal_chat_answers_follow_up_questions_in_a_few_lines(
         "something smaller?",
         "compare the top two",
         "how big is the second one?",
-        "why not DOFA?",
+        "why not Copernicus-FM?",
     )
     assert "Understood:" in first and first.count("Links:") == 3 and "###" not in first  # rendered
     assert smaller.splitlines()[0].startswith("Now fewer than")
@@ -146,4 +146,4 @@ def test_terminal_chat_answers_follow_up_questions_in_a_few_lines(
         assert "Links:" not in reply and "Understood:" not in reply  # no card reprinted
         assert "Same models as before" in reply
     assert "points behind" in compared
-    assert "DOFA" in why_not
+    assert "Copernicus-FM" in why_not
