@@ -48,7 +48,7 @@ FLOOD = {"application": "flood mapping", "task_type": "segmentation", "modality"
 
 
 def test_few_labels_on_a_cpu_keep_a_100m_encoder_frozen() -> None:
-    record = RECORDS["terramind"]
+    record = RECORDS["dofa"]
     assert record.smallest_parameters is not None and record.smallest_parameters > 30
     advice = advise(record, _query(**GLACIER_OPTICAL, data_regime="few-shot", device="cpu"))
     assert advice.mode == "frozen"
@@ -169,9 +169,9 @@ def test_zero_labels_use_a_zero_shot_model_as_it_is() -> None:
 
 
 def test_thresholds_come_from_the_table(tmp_path: Path) -> None:
-    record = RECORDS["terramind"]
+    record = RECORDS["dofa"]
     query = _query(**FLOOD, data_regime="full-labels", device="cpu")
-    assert advise(record, query).mode == "frozen"  # 100M is too much to train on a CPU
+    assert advise(record, query).mode == "frozen"  # 86M is too much to train on a CPU
     table = RULES_PATH.read_text(encoding="utf-8").replace(
         'words = "a CPU"\nfine_tune_max_m = 30.0', 'words = "a CPU"\nfine_tune_max_m = 500.0'
     )

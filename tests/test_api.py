@@ -2555,8 +2555,8 @@ def test_budget_label_and_licence_wordings_and_x_band_sar_sensors() -> None:
 
 def test_a_model_to_resemble_is_a_reference_not_an_answer() -> None:
     records = {r.model_id: r for r in load_records()}
-    like = select_models("like Prithvi-EO-2.0 but under 50M params", k=3, clarify=False, settings=_settings())
-    assert "prithvi-eo-2.0" not in {m.model_id for m in like.models}
+    like = select_models("like Prithvi-EO-1.0 but under 50M params", k=3, clarify=False, settings=_settings())
+    assert "prithvi-eo-1.0" not in {m.model_id for m in like.models}
     assert not like.query.exclusions.models  # a reference, not ruled out: the budget leaves it out
     assert like.query.assumed_modality == ["Multispectral"]
     assert all((records[m.model_id].smallest_parameters or 0) <= 50 for m in like.models)

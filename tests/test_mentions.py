@@ -121,15 +121,15 @@ def test_models_named_as_a_size_to_undercut(names: ModelNames, text: str, smalle
 
 def test_smaller_than_a_named_model_is_a_strict_size_limit() -> None:
     selection = select_models(
-        "something like Prithvi-EO-2.0 but smaller, for burn scars", clarify=False, settings=_settings()
+        "something like Prithvi-EO-1.0 but smaller, for burn scars", clarify=False, settings=_settings()
     )
-    assert selection.query.compute.max_parameters_m == 100 and selection.query.compute.below_limit
-    assert "fewer than 100M parameters" in selection.understood()
-    assert all(m.parameters_m is not None and m.parameters_m < 100 for m in selection.models)
-    # Prithvi-EO-2.0 is a size reference here, not a model asked about: no note about it being set aside.
-    assert not any(a.startswith("You named Prithvi-EO-2.0") for a in selection.assumptions)
+    assert selection.query.compute.max_parameters_m == 86 and selection.query.compute.below_limit
+    assert "fewer than 86M parameters" in selection.understood()
+    assert all(m.parameters_m is not None and m.parameters_m < 86 for m in selection.models)
+    # Prithvi-EO-1.0 is a size reference here, not a model asked about: no note about it being set aside.
+    assert not any(a.startswith("You named Prithvi-EO-1.0") for a in selection.assumptions)
     assert any(
-        a.startswith("Smaller than Prithvi-EO-2.0 read as fewer than 100M") for a in selection.assumptions
+        a.startswith("Smaller than Prithvi-EO-1.0 read as fewer than 86M") for a in selection.assumptions
     )
 
 

@@ -110,11 +110,11 @@ def test_the_split_is_fixed_disjoint_and_a_quarter() -> None:
 
 def test_constraint_breaks_read_the_record() -> None:
     by_id = {r.model_id: r for r in load_records()}
-    strict = Constraints(modalities_any=["SAR"], needs_text=True, max_params_M=10, needs_public_weights=True)
+    strict = Constraints(modalities_any=["SAR"], needs_text=True, max_params_M=5, needs_public_weights=True)
     breaks = constraint_breaks(by_id["prithvi-eo-2.0"], strict)
     assert any("takes none of SAR" in b for b in breaks)
     assert "reads no text" in breaks
-    assert any("over the 10M cap" in b for b in breaks)
+    assert any("over the 5M cap" in b for b in breaks)
     assert constraint_breaks(by_id["prithvi-eo-2.0"], Constraints(modalities_any=["Multispectral"])) == []
 
 
