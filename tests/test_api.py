@@ -1002,6 +1002,9 @@ def test_requests_for_precomputed_embeddings_are_read(text: str, wanted: bool) -
         ("a 30 m land cover map from 10 m Sentinel-2 imagery", "10 m"),
         ("a road network 12 m wide on the map", None),
         ("a yes/no classifier for web-map RGB tiles (roughly 1 m) with brick kilns", "1 m"),
+        # The last item of a bracketed list of the imagery's properties.
+        ("chlorophyll-a from Sentinel-3 OLCI (21 bands, 300 m) on one GPU", "300 m"),
+        ("ponds (each about 200 m wide, 3 m deep) in Sentinel-2 scenes", None),
     ],
 )
 def test_a_length_describing_the_imagery_is_its_resolution(text: str, resolution: str | None) -> None:

@@ -777,3 +777,16 @@ def test_no_masks_or_polygons_drawn_is_no_labels() -> None:
         "zero-shot"
     )
     assert _query("Field boundaries from PlanetScope, but no polygons to train on").data_regime == "zero-shot"
+
+
+def test_a_word_given_as_a_prompt_is_text_the_model_reads() -> None:
+    prompted = _query(
+        "Building footprints from 0.5 m Pleiades RGB, zero labelled masks. Is there something I can "
+        "just prompt with 'building' and run?"
+    )
+    assert "Text" in prompted.modality
+    typed = _query('Find solar farms in aerial RGB: I would type "solar panel", no labels.')
+    assert "Text" in typed.modality
+    # Points and boxes are prompts too, but no text; a quoted example of the input is no prompt.
+    assert "Text" not in _query("We prompt the model with points on 10 cm drone RGB, no labels.").modality
+    assert "Text" not in _query("Our drone RGB frames show scenes like 'flooded parking lot'.").modality

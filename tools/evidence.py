@@ -24,6 +24,7 @@ from rsfmd.datasets import (
 from rsfmd.schema import Benchmark, ModelRecord
 from rsfmd.vocab import application_task_type, metric_info
 from tools.inputs import requested_imagery
+from tools.variants import result_variant_size
 
 RELATED_TASKS: dict[str, frozenset[str]] = {
     "classification": frozenset(
@@ -86,6 +87,7 @@ class EvidenceItem:
     source_url: str
     sampling_percentage: float | None
     variant: str | None = None  # named only when the model reports results for several variants
+    variant_size: float | None = None  # parameters (millions) of the variant reported, when its name tells
     application: str | None = None  # the benchmark's own application, when known
     rank: int | None = None  # 1 for the column's best value, when the column has other models
     # The dataset's imagery when it shares none with the imagery the user asked for, else empty
@@ -208,6 +210,7 @@ class EvidenceIndex:
                         source_url=bench.source_url,
                         sampling_percentage=bench.sampling_percentage,
                         variant=bench.variant if several_variants else None,
+                        variant_size=result_variant_size(record, bench.variant) if bench.variant else None,
                         application=row.application,
                         rank=place.rank,
                         other_imagery=elsewhere,

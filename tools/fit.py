@@ -263,6 +263,14 @@ def size_confidence(record: ModelRecord) -> float:
     return min(field_confidence(record, "num_parameters"), field_confidence(record, "variants"))
 
 
+def parameter_budget(query: StructuredQuery) -> float | None:
+    """The user's parameter budget: the stated or device limit; on a CPU with none stated, the size
+    a CPU trains."""
+    if query.compute.device_class == "cpu" and query.compute.max_parameters_m is None:
+        return trainable_m("cpu")
+    return query.compute.parameter_limit()
+
+
 def efficiency_fit(c: Candidate, query: StructuredQuery) -> Criterion:
     """Size of the smallest variant for the user's data against the user's budget (log scale)."""
     size = size_for_user(c.record, query)

@@ -10,9 +10,11 @@ from rsfmd.datasets import dataset_identity, evaluated_on
 from rsfmd.schema import Category, ModelRecord
 from tools.candidate import Candidate, Criterion, Predict
 from tools.evidence import RELEVANCE_WEIGHT, EvidenceIndex, EvidenceItem, setting_class
-from tools.fit import results_far_from, results_on_other_sensors
+from tools.filtering import size_for_user
+from tools.fit import parameter_budget, results_far_from, results_on_other_sensors
 from tools.inputs import images_with_images
 from tools.region_fit import shorten
+from tools.variants import result_variant_size
 
 # How much a strong result counts by what it is a result on. Results on the user's application
 # count in full; results on other applications of the same task type, or on related tasks, count
@@ -22,6 +24,10 @@ LEVEL_CREDIT = {"application": 1.0, "task": 0.65, "related": 0.45}
 OTHER_SENSOR = 0.85
 # No reported result at all: unknown, not bad (the criterion is marked unknown and lowers confidence).
 NO_RESULTS = 0.3
+# Results only of variants larger than the user's budget, when a smaller variant fits it: the
+# variant the user would run has no results of its own, so they count for half, and at most as
+# much as no results at all.
+LARGER_VARIANT = 0.5
 
 
 # Pretext descriptions that say the model learnt from labels (or was only fine-tuned).
@@ -72,6 +78,11 @@ def performance_fit(
             # Results on another sensor's imagery of the same kind transfer in large part.
             score *= OTHER_SENSOR
             evidence.append(other)
+        if larger := _results_of_larger_variants(c, top, query):
+            # The variant the user would run has no results of its own: at most what a model with
+            # no reported results gets.
+            score = min(score * LARGER_VARIANT, NO_RESULTS)
+            evidence.append(larger)
         if prediction is not None and predicted_score is not None:
             score = 0.5 * score + 0.5 * predicted_score
             evidence.append(f"predicted: {prediction.summary}")
@@ -81,6 +92,27 @@ def performance_fit(
     if c.record.benchmarks:
         return Criterion(0.3, evidence=["results reported only on unrelated tasks"], known=True)
     return Criterion(NO_RESULTS, evidence=["no reported results"], known=False)
+
+
+def _results_of_larger_variants(c: Candidate, top: list[EvidenceItem], query: StructuredQuery) -> str | None:
+    """'results of larger variants only; the 5.7M variant that fits your budget reports none': the
+    model has a variant within the user's budget and larger ones, and no reported result of the
+    record is known to be of a variant within the budget (a result naming no variant is taken to
+    be of the variant the authors evaluate, not of one released later)."""
+    limit = parameter_budget(query)
+    size = size_for_user(c.record, query)
+    largest = c.record.largest_parameters
+    if limit is None or size is None or largest is None or size > limit or largest <= limit:
+        return None
+    if query.compute.wants_large() or c.record.category == Category.embedding_product:
+        return None
+    for bench in c.record.benchmarks:
+        known = result_variant_size(c.record, bench.variant) if bench.variant else None
+        if known is not None and known <= limit:
+            return None
+    shown = sorted({i.variant_size for i in top if i.variant_size is not None})
+    of = f" (of {shown[0]:g}M and more)" if shown else ""
+    return f"results of larger variants only{of}; the {size:g}M variant that fits your budget reports none"
 
 
 def _discounted(item: EvidenceItem, query: StructuredQuery) -> bool:

@@ -87,3 +87,35 @@ def dedicated_variant(record: ModelRecord, sensors: Collection[str], kinds: Coll
         elif named_modalities and named_modalities <= set(kinds):
             return variant.name
     return None
+
+
+# A size written in a result's variant name: 'Prithvi-EO-V2 600M TL', 'BFM 1.3B'.
+_COUNT = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s?([MB])(?![A-Za-z])")
+# Size words of variant names: 'TerraMind-V1-Large', 'TerraMind-B' (a letter stands for its word).
+_SIZE_WORD = re.compile(
+    r"(?<![A-Za-z0-9])(tiny|small|base|large|huge|giant|Ti|S|B|L|H)(?![A-Za-z0-9])", re.IGNORECASE
+)
+_LETTERS = {"ti": "tiny", "s": "small", "b": "base", "l": "large", "h": "huge"}
+
+
+def _norm(name: str) -> str:
+    return re.sub(r"[^a-z0-9]", "", name.lower())
+
+
+def result_variant_size(record: ModelRecord, name: str) -> float | None:
+    """Parameters (millions) of the variant a reported result names, when the name tells it: a
+    count in the name, a released variant of that name, a named backbone, or a size word that
+    one released variant's name shares ('TerraMind-V1-Large' and 'TerraMind-1.0-large')."""
+    if count := _COUNT.search(name):
+        return float(count.group(1)) * (1000.0 if count.group(2) == "B" else 1.0)
+    for variant in record.variants:
+        if _norm(variant.name) == _norm(name):
+            return variant_size(variant)
+    if (size := _backbone_size(name)) is not None:
+        return size
+    words = [w.lower() for w in _SIZE_WORD.findall(name)]
+    word = next((_LETTERS.get(w, w) for w in reversed(words)), None)
+    if word is None:
+        return None
+    same = [s for v in record.variants if word in v.name.lower() and (s := variant_size(v)) is not None]
+    return min(same) if same else None

@@ -26,6 +26,7 @@ from importlib import resources
 from typing import Literal, cast
 
 from agent.reading.probes import Probed, required_literal
+from agent.reading.tables import cue_pattern
 
 Role = Literal[
     "background",
@@ -331,8 +332,15 @@ def role_spans(text: str) -> list[RoleSpan]:
     table = context_table()
     blocked = [(m.start(), m.end()) for p in table.pseudo.candidates(text) for m in p.finditer(text)]
     spans: list[RoleSpan] = []
+    # A word given as a prompt ('prompt it with 'building'') is the text the model reads, not an
+    # example of the user's input: it stays in the task.
+    prompts = [m.end() for m in cue_pattern("wish", "text_prompt").finditer(text.lower())]
     for quoted in (_QUOTED, _EXAMPLE_QUESTIONS):
-        spans += [RoleSpan(m.start(), m.end(), "quoted", m.group(0)) for m in quoted.finditer(text)]
+        spans += [
+            RoleSpan(m.start(), m.end(), "quoted", m.group(0))
+            for m in quoted.finditer(text)
+            if m.end() not in prompts
+        ]
     for pattern, role in table.names:
         spans += [RoleSpan(m.start(), m.end(), role, m.group(0).lower()) for m in pattern.finditer(text)]
     for trigger in table.triggers.candidates(text):

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 
 from agent.query import EITHER_MODALITIES, Exclusions
 from agent.reading.platforms import airborne_sensors, carried_platforms
+from agent.reading.preferences import wished
 from agent.reading.tables import model_noun_after, model_trained_before, person_noun_after
 from agent.reading.terms import TermSpan, find_terms
 from rsfmd.vocab import airborne, get_vocabulary, sensor_modality, typical_modalities
@@ -107,6 +108,10 @@ def _named_modalities(written: str, lowered: str, apps: list[TermSpan], notes: l
         modalities.remove("Vector map")
         role = "the source of the labels" if _OSM_LABELS.search(spans[0].lower()) else "the map to complete"
         notes.append(f"'{spans[0]}' read as {role}, not as an input")
+    if "Text" not in modalities and wished(lowered, "text_prompt"):
+        # 'something I can just prompt with 'building'': a prompt given as a word is text.
+        modalities.append("Text")
+        notes.append("a prompt given as a quoted word read as a text prompt: models that read text")
     people = person_noun_after()
     if any(not people.match(lowered, m.end()) for m in re.finditer(r"\bsar\b|\bradar\b|\binsar\b", lowered)):
         modalities.append("SAR")

@@ -26,10 +26,11 @@ _GSD_IMAGERY = re.compile(
     # '10 m Sentinel-2', '50 cm WorldView-3': a length right before a sensor is its resolution.
     r"sentinel|landsat|planet(?:scope)?|worldview|pl[eé]iades|spot|naip|gaofen|modis|skysat)\b"
 )
-# 'ICEYE SAR (~1 m)', 'orthophotos (10 cm)': a length in brackets right after the imagery it describes.
+# 'ICEYE SAR (~1 m)', 'orthophotos (10 cm)', 'OLCI (21 bands, 300 m)': a length in brackets right after
+# the imagery it describes, alone or as the last item of a short list of its properties.
 _GSD_BRACKETED = re.compile(
-    r"\(\s*(?:~|about|approx\.?|approximately|roughly|around|ca\.?|circa)?\s*(\d+(?:\.\d+)?)\s*(cm|m)\s*"
-    r"(?:gsd|resolution)?\s*\)"
+    r"\((?:[^()]{1,30}?,\s*)?\s*(?:~|about|approx\.?|approximately|roughly|around|ca\.?|circa)?\s*"
+    r"(\d+(?:\.\d+)?)\s*(cm|m)\s*(?:gsd|resolution)?\s*\)"
 )
 # 'canopy height at 10 m' (not 'at 3 m depth' or 'at 100 m altitude').
 _GSD_AT = re.compile(
