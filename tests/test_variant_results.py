@@ -75,3 +75,23 @@ def test_results_of_larger_variants_only_count_less_for_a_budget_the_tiny_one_fi
         }
     )
     assert not any("reports none" in e for e in _ranked(with_tiny, 30).evidence)
+
+
+def test_the_answer_says_the_variant_that_fits_reports_no_results() -> None:
+    from tools.explanation import explain
+
+    family = make_record(
+        "family", modalities=["SAR"], variants=FAMILY, benchmarks=[_result(80.0, "Family-V1-Large")]
+    )
+    query = StructuredQuery(
+        application="flood mapping",
+        task_type="segmentation",
+        modality=["SAR"],
+        compute=ComputeBudget(device_class="cpu"),
+    )
+    ranked = score_candidates([Candidate(family)], query, EvidenceIndex([family]))
+    said = explain(ranked, query)[0].trade_offs
+    assert any(
+        t.startswith("Reported results of larger variants only (of 300M and more)") and "5.7M variant" in t
+        for t in said
+    )

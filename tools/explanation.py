@@ -18,6 +18,7 @@ from tools.adaptation import advise
 from tools.candidate import Candidate
 from tools.criteria import image_pairs_only
 from tools.region_fit import region_fit
+from tools.result_credit import LARGER_VARIANTS_SAID
 
 _CRITERION_LABEL = {
     "application": "task fit",
@@ -97,6 +98,10 @@ def _trade_offs(c: Candidate, query: StructuredQuery) -> list[str]:
             and name != "availability"
         ):
             out.append(f"Weaker {_CRITERION_LABEL[name]}: {criterion.evidence[0]}")
+    performance = c.criteria.get("performance")
+    if performance is not None:
+        # The variant within the budget has no results of its own: said whatever the weight.
+        out.extend(f"Reported {e}" for e in performance.evidence if e.startswith(LARGER_VARIANTS_SAID))
     data = c.criteria.get("modality")
     if data is not None and data.score >= 0.4:
         # Taking the user's data only through a related input is said even when the fit is middling.

@@ -28,6 +28,7 @@ NO_RESULTS = 0.3
 # variant the user would run has no results of its own, so they count for half, and at most as
 # much as no results at all.
 LARGER_VARIANT = 0.5
+LARGER_VARIANTS_SAID = "results of larger variants only"
 
 
 # Pretext descriptions that say the model learnt from labels (or was only fine-tuned).
@@ -112,7 +113,7 @@ def _results_of_larger_variants(c: Candidate, top: list[EvidenceItem], query: St
             return None
     shown = sorted({i.variant_size for i in top if i.variant_size is not None})
     of = f" (of {shown[0]:g}M and more)" if shown else ""
-    return f"results of larger variants only{of}; the {size:g}M variant that fits your budget reports none"
+    return f"{LARGER_VARIANTS_SAID}{of}; the {size:g}M variant that fits your budget reports none"
 
 
 def _discounted(item: EvidenceItem, query: StructuredQuery) -> bool:
