@@ -168,11 +168,16 @@ class EvidenceIndex:
                     setting_class(b),
                     tuple(b.values().items()),
                     info.modalities if (info := find_dataset(b.dataset)) else (),
+                    result_variant_size(record, b.variant) if b.variant else None,
                 )
                 for b in record.benchmarks
             )
             kept = self._rows_of[id(record)] = (record, rows)
         return kept[1]
+
+    def reported_variant_sizes(self, record: ModelRecord) -> list[float]:
+        """Parameters (millions) of the variants the record's results are known to be of."""
+        return [row.variant_size for row in self._rows(record) if row.variant_size is not None]
 
     def relevant(self, record: ModelRecord, query: StructuredQuery) -> list[EvidenceItem]:
         """The record's results on the user's application, task type or related tasks, best first."""
@@ -210,7 +215,7 @@ class EvidenceIndex:
                         source_url=bench.source_url,
                         sampling_percentage=bench.sampling_percentage,
                         variant=bench.variant if several_variants else None,
-                        variant_size=result_variant_size(record, bench.variant) if bench.variant else None,
+                        variant_size=row.variant_size,
                         application=row.application,
                         rank=place.rank,
                         other_imagery=elsewhere,
@@ -240,6 +245,7 @@ class _Row:
     setting: str
     values: tuple[tuple[str, float], ...]
     imagery: tuple[str, ...]  # the dataset's modalities, when the dataset table knows them
+    variant_size: float | None  # parameters (millions) of the variant reported, when its name tells
 
 
 def _task_relevance(row: _Row, query: StructuredQuery, named: Collection[str]) -> str | None:

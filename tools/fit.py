@@ -263,23 +263,26 @@ def size_confidence(record: ModelRecord) -> float:
     return min(field_confidence(record, "num_parameters"), field_confidence(record, "variants"))
 
 
+def _trained_on_cpu(query: StructuredQuery) -> bool:
+    """A CPU and no size limit stated: the model is trained there, so what a CPU trains sets the scale."""
+    return query.compute.device_class == "cpu" and query.compute.max_parameters_m is None
+
+
 def parameter_budget(query: StructuredQuery) -> float | None:
     """The user's parameter budget: the stated or device limit; on a CPU with none stated, the size
     a CPU trains."""
-    if query.compute.device_class == "cpu" and query.compute.max_parameters_m is None:
-        return trainable_m("cpu")
-    return query.compute.parameter_limit()
+    return trainable_m("cpu") if _trained_on_cpu(query) else query.compute.parameter_limit()
 
 
 def efficiency_fit(c: Candidate, query: StructuredQuery) -> Criterion:
     """Size of the smallest variant for the user's data against the user's budget (log scale)."""
     size = size_for_user(c.record, query)
-    limit = query.compute.parameter_limit()
     if c.record.category == Category.embedding_product:
         return Criterion(1.0, evidence=["precomputed embeddings: no model to run"])
     if size is None:
         # Under a tight budget an undocumented size is a real risk (it is often an LLM-sized model).
-        return Criterion(0.25 if limit is not None else 0.35, evidence=["size not documented"], known=False)
+        tight = query.compute.parameter_limit() is not None
+        return Criterion(0.25 if tight else 0.35, evidence=["size not documented"], known=False)
     floor = query.compute.min_parameters_m
     if floor is not None and query.compute.wants_large():
         # Asked for a large model ('over 1B parameters'): reaching the size is the fit, not smallness.
@@ -294,9 +297,8 @@ def efficiency_fit(c: Candidate, query: StructuredQuery) -> Criterion:
     # costs little below a billion parameters.
     anchor = 1000.0 if query.compute.device_class == "multi-gpu" else 25.0
     absolute = max(0.05, min(1.0, 1.0 - 0.35 * math.log10(max(size, 1.0) / anchor)))
-    cpu_trained = query.compute.device_class == "cpu" and query.compute.max_parameters_m is None
-    if cpu_trained:
-        limit = trainable_m("cpu")  # the model is trained there: what a CPU trains sets the scale
+    cpu_trained = _trained_on_cpu(query)
+    limit = parameter_budget(query)
     if limit is not None:
         # 1.0 at a quarter of the budget, 0.7 at the budget, 0.5 at 2.5x, near 0 at 50x: models over
         # the budget stay distinguishable when a closest match has to exceed it.

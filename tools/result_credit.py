@@ -14,7 +14,6 @@ from tools.filtering import size_for_user
 from tools.fit import parameter_budget, results_far_from, results_on_other_sensors
 from tools.inputs import images_with_images
 from tools.region_fit import shorten
-from tools.variants import result_variant_size
 
 # How much a strong result counts by what it is a result on. Results on the user's application
 # count in full; results on other applications of the same task type, or on related tasks, count
@@ -79,7 +78,7 @@ def performance_fit(
             # Results on another sensor's imagery of the same kind transfer in large part.
             score *= OTHER_SENSOR
             evidence.append(other)
-        if larger := _results_of_larger_variants(c, top, query):
+        if larger := _results_of_larger_variants(c, top, query, index):
             # The variant the user would run has no results of its own: at most what a model with
             # no reported results gets.
             score = min(score * LARGER_VARIANT, NO_RESULTS)
@@ -95,7 +94,9 @@ def performance_fit(
     return Criterion(NO_RESULTS, evidence=["no reported results"], known=False)
 
 
-def _results_of_larger_variants(c: Candidate, top: list[EvidenceItem], query: StructuredQuery) -> str | None:
+def _results_of_larger_variants(
+    c: Candidate, top: list[EvidenceItem], query: StructuredQuery, index: EvidenceIndex
+) -> str | None:
     """'results of larger variants only; the 5.7M variant that fits your budget reports none': the
     model has a variant within the user's budget and larger ones, and no reported result of the
     record is known to be of a variant within the budget (a result naming no variant is taken to
@@ -107,10 +108,8 @@ def _results_of_larger_variants(c: Candidate, top: list[EvidenceItem], query: St
         return None
     if query.compute.wants_large() or c.record.category == Category.embedding_product:
         return None
-    for bench in c.record.benchmarks:
-        known = result_variant_size(c.record, bench.variant) if bench.variant else None
-        if known is not None and known <= limit:
-            return None
+    if any(known <= limit for known in index.reported_variant_sizes(c.record)):
+        return None
     shown = sorted({i.variant_size for i in top if i.variant_size is not None})
     of = f" (of {shown[0]:g}M and more)" if shown else ""
     return f"{LARGER_VARIANTS_SAID}{of}; the {size:g}M variant that fits your budget reports none"

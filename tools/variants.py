@@ -104,8 +104,8 @@ def _norm(name: str) -> str:
 
 def result_variant_size(record: ModelRecord, name: str) -> float | None:
     """Parameters (millions) of the variant a reported result names, when the name tells it: a
-    count in the name, a released variant of that name, a named backbone, or a size word that
-    one released variant's name shares ('TerraMind-V1-Large' and 'TerraMind-1.0-large')."""
+    count in the name, a variant of that name, a named backbone, or a size word that variants'
+    names share ('TerraMind-V1-Large' and 'TerraMind-1.0-large'; the smallest such variant)."""
     if count := _COUNT.search(name):
         return float(count.group(1)) * (1000.0 if count.group(2) == "B" else 1.0)
     for variant in record.variants:
