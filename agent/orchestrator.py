@@ -40,7 +40,7 @@ from tools.candidate import Candidate
 from tools.clarification import questions_for
 from tools.closest import filter_candidates
 from tools.model_facts import model_profile
-from tools.precedent import PrecedentFit
+from tools.precedent import PrecedentFit, small_compute
 from tools.ranking import no_result_on_application, overall_confidence, score_candidates
 from tools.retrieval import query_text
 from tools.uncertainty import NO_KNOWN_FIT_CONFIDENCE, no_known_fit
@@ -290,7 +290,11 @@ class Orchestrator:
         if not cfg.enabled or not cfg.weight:
             return {}, 0.0
         pool = self.resources.precedents()
-        found = pool.support(turn.statement or turn.text, cfg.neighbours, cfg.min_similarity, cfg.exclude)
+        compute = turn.query.compute
+        small = small_compute(compute.device_class, compute.max_parameters_m)
+        found = pool.support(
+            turn.statement or turn.text, cfg.neighbours, cfg.min_similarity, cfg.exclude, small
+        )
         if found:
             self._note(
                 turn,

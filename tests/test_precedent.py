@@ -10,7 +10,7 @@ from agent.settings import PrecedentSettings, Settings
 from evaluation.realistic import load_requests, part_prefix, realistic_dir
 from evaluation.realistic_run import _without_own_part
 from tools.explanation import PRECEDENT_SAID
-from tools.precedent import load_precedents
+from tools.precedent import Precedent, PrecedentPool, load_precedents, small_compute
 
 CFG = PrecedentSettings()
 
@@ -88,3 +88,36 @@ def test_the_benchmark_judges_a_request_without_its_own_part():
     with _without_own_part(probe, "r12a-03~reworded"):
         assert probe.settings.precedents.exclude == ["r12a-"]
     assert probe.settings.precedents.exclude == []
+
+
+@pytest.mark.parametrize(
+    ("device", "limit", "small"),
+    [
+        ("cpu", None, True),
+        ("edge", None, True),
+        ("single-gpu", 30.0, True),
+        ("single-gpu", None, False),
+        ("cloud", None, False),
+        (None, 100.0, True),
+        (None, 400.0, None),
+        (None, None, None),
+    ],
+)
+def test_small_compute(device, limit, small):
+    assert small_compute(device, limit) is small
+
+
+def test_precedents_on_other_compute_count_less():
+    # The same request judged twice, once on a laptop and once on a GPU: a user on a laptop is
+    # supported by the laptop precedent first.
+    laptop = Precedent("p-1", "map floods from Sentinel-1", ("tiny-model",), (("small", ""),), small=True)
+    gpu = Precedent("p-2", "map floods from Sentinel-1", ("large-model",), (("best", ""),), small=False)
+    pool = PrecedentPool([laptop, gpu], get_resources(Settings()).encoder, None)
+    text = "flood maps from Sentinel-1"
+    on_cpu = pool.support(text, 1, 0.0, small=True)
+    on_gpu = pool.support(text, 1, 0.0, small=False)
+    assert set(on_cpu) == {"tiny-model"} and set(on_gpu) == {"large-model"}
+    either = pool.support(text, 2, 0.0)
+    both = pool.support(text, 2, 0.0, small=True)
+    assert either["tiny-model"].score == either["large-model"].score  # compute unknown: equal
+    assert both["tiny-model"].score > both["large-model"].score

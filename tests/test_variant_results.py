@@ -95,3 +95,33 @@ def test_the_answer_says_the_variant_that_fits_reports_no_results() -> None:
         t.startswith("Reported results of larger variants only (of 300M and more)") and "5.7M variant" in t
         for t in said
     )
+
+
+def test_protocols_of_larger_variants_do_not_count_for_the_tiny_one() -> None:
+    # Frozen-encoder and low-label results of the base variant say nothing of how the tiny one
+    # does with its encoder frozen or with few labels.
+    frozen = {**_result(80.0, "Family-V1-Base"), "setting": "frozen encoder (linear probe)"}
+    few = {**_result(70.0, "Family-V1-Base"), "setting": "few-shot (1% labels)"}
+    family = make_record("family", modalities=["SAR"], variants=FAMILY, benchmarks=[frozen, few])
+
+    def criteria(budget: float | None, regime: str) -> Any:
+        query = StructuredQuery(
+            application="flood mapping",
+            task_type="segmentation",
+            modality=["SAR"],
+            data_regime=regime,
+            frozen_encoder=True,
+            compute=ComputeBudget(max_parameters_m=budget),
+        )
+        return score_candidates([Candidate(family)], query, EvidenceIndex([family]))[0].criteria
+
+    fits, gpu = criteria(30, "few-shot"), criteria(None, "few-shot")
+    assert gpu["data_regime"].score > fits["data_regime"].score
+    assert gpu["frozen_encoder"].score > fits["frozen_encoder"].score
+    assert not fits["frozen_encoder"].known and not fits["data_regime"].known
+    assert fits["frozen_encoder"].evidence == [
+        "no frozen-encoder results of the variant that fits your budget"
+    ]
+    assert fits["data_regime"].evidence == ["no low-label results of the variant that fits your budget"]
+    # A budget the base variant fits: its protocols are the user's variant's.
+    assert criteria(150, "few-shot")["data_regime"].score == gpu["data_regime"].score

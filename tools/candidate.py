@@ -45,5 +45,7 @@ class Candidate:
     relaxed: list[str] = field(default_factory=list)
     evidence_items: list[EvidenceItem] = field(default_factory=list)
     predicted: Prediction | None = None
+    results_of_larger_variants: bool = False
+    """Only a variant with no reported results fits the user's budget; its results are of larger ones."""
     memory_delta: float = 0.0
     memory_note: str | None = None

@@ -30,6 +30,21 @@ FULL_SUPPORT = 2.0
 # A model judged good by this share of the support (good for every close precedent, beside three
 # other good picks) scores 1 on the criterion.
 FULL_SCORE = 0.25
+# A precedent whose compute differs from the user's in kind (a laptop, an edge device or a budget
+# of at most SMALL_BUDGET_M parameters, against a GPU with none) counts at this share of its
+# closeness: what an expert picks for one seldom suits the other (a family's large variants).
+OTHER_COMPUTE = 0.5
+SMALL_BUDGET_M = 100.0
+SMALL_DEVICES = frozenset({"cpu", "edge"})
+GPU_DEVICES = frozenset({"single-gpu", "multi-gpu", "cloud", "cluster"})
+
+
+def small_compute(device: str | None, max_parameters_m: float | None) -> bool | None:
+    """Whether a request's compute is small (a CPU, an edge device or a budget of at most
+    ``SMALL_BUDGET_M``), large (a GPU or cloud, no such budget), or unknown (None)."""
+    if device in SMALL_DEVICES or (max_parameters_m is not None and max_parameters_m <= SMALL_BUDGET_M):
+        return True
+    return False if device in GPU_DEVICES else None
 
 
 @dataclass(frozen=True)
@@ -40,6 +55,7 @@ class Precedent:
     text: str
     good: tuple[str, ...]
     why: tuple[tuple[str, str], ...]  # per good pick, in order: the fact that makes it good, its source
+    small: bool | None = None  # ``small_compute`` of the request's hardware and parameter budget
 
 
 @dataclass(frozen=True)
@@ -65,7 +81,8 @@ def load_precedents() -> list[Precedent]:
         if row["id"] in develop:
             picks = [g for g in row["good"] if g.get("model_id")]
             why = tuple((g.get("why", ""), g.get("source_url", "")) for g in picks)
-            out.append(Precedent(row["id"], row["text"], tuple(g["model_id"] for g in picks), why))
+            small = small_compute(row.get("hardware"), (row.get("constraints") or {}).get("max_params_M"))
+            out.append(Precedent(row["id"], row["text"], tuple(g["model_id"] for g in picks), why, small))
     return out
 
 
@@ -112,10 +129,12 @@ class PrecedentPool:
         neighbours: int,
         min_similarity: float,
         exclude: Collection[str] = (),
+        small: bool | None = None,
     ) -> dict[str, PrecedentFit]:
         """Per model id, its standing among the ``neighbours`` precedents most similar to ``text``
         (leaving out those whose id starts with one of ``exclude``); empty when none is closer than
-        ``min_similarity``."""
+        ``min_similarity``. ``small``: the user's ``small_compute``; a precedent known to differ
+        from it counts at ``OTHER_COMPUTE`` of its closeness."""
         vectors = self.vectors()
         if not len(self.precedents) or not text.strip():
             return {}
@@ -123,19 +142,23 @@ class PrecedentPool:
         query = query / (np.linalg.norm(query) or 1.0)
         sims = vectors @ query
         left_out = tuple(exclude)
-        kept = [i for i in np.argsort(-sims) if not self.precedents[i].request_id.startswith(left_out)]
+        closeness = (sims - min_similarity) / (1.0 - min_similarity)
+        for i, precedent in enumerate(self.precedents):
+            if precedent.request_id.startswith(left_out) or not precedent.good:
+                closeness[i] = 0.0
+            elif None not in (small, precedent.small) and small != precedent.small:
+                closeness[i] *= OTHER_COMPUTE
         weights: dict[str, float] = {}
         said: dict[str, list[str]] = {}
         closest: dict[str, tuple[str, str, str]] = {}
         total = 0.0
-        for i in kept[:neighbours]:
-            closeness = (float(sims[i]) - min_similarity) / (1.0 - min_similarity)
+        for i in np.argsort(-closeness, kind="stable")[:neighbours]:
+            if closeness[i] <= 0.0:
+                break
             precedent = self.precedents[i]
-            if closeness <= 0.0 or not precedent.good:
-                continue
-            total += closeness
+            total += float(closeness[i])
             for model_id, (why, source) in zip(precedent.good, precedent.why, strict=True):
-                weights[model_id] = weights.get(model_id, 0.0) + closeness / len(precedent.good)
+                weights[model_id] = weights.get(model_id, 0.0) + float(closeness[i]) / len(precedent.good)
                 said.setdefault(model_id, []).append(precedent.request_id)
                 closest.setdefault(model_id, (precedent.text, why, source))
         scale = max(total, FULL_SUPPORT)

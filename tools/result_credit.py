@@ -28,6 +28,9 @@ NO_RESULTS = 0.3
 # much as no results at all.
 LARGER_VARIANT = 0.5
 LARGER_VARIANTS_SAID = "results of larger variants only"
+# How the label-budget and frozen-encoder criteria say that no result is known (of the variant
+# that fits the user's budget).
+_OF_VARIANT = {False: " reported", True: " of the variant that fits your budget"}
 
 
 # Pretext descriptions that say the model learnt from labels (or was only fine-tuned).
@@ -40,6 +43,7 @@ def performance_fit(
     """Reported results on matching datasets, else a capabilities-encoding prediction."""
     items = _in_users_protocol_first(index.relevant(c.record, query), query)
     c.evidence_items = items
+    c.results_of_larger_variants = False
     # No result on the user's application itself: ask the capabilities encoding how the model
     # stands on the most similar datasets in the performance matrix.
     prediction = None
@@ -80,9 +84,11 @@ def performance_fit(
             evidence.append(other)
         if larger := _results_of_larger_variants(c, top, query, index):
             # The variant the user would run has no results of its own: at most what a model with
-            # no reported results gets.
+            # no reported results gets; nor do its larger variants' protocols (frozen, few labels)
+            # count for it in the label-budget and frozen-encoder criteria.
             score = min(score * LARGER_VARIANT, NO_RESULTS)
             evidence.append(larger)
+            c.results_of_larger_variants = True
         if prediction is not None and predicted_score is not None:
             score = 0.5 * score + 0.5 * predicted_score
             evidence.append(f"predicted: {prediction.summary}")
@@ -162,7 +168,7 @@ def regime_fit(c: Candidate, query: StructuredQuery) -> Criterion:
     """How usable the model is with the user's amount of labelled data."""
     r = c.record
     tasks = set(r.all_task_types)
-    settings = {i.setting for i in c.evidence_items}
+    settings = set() if c.results_of_larger_variants else {i.setting for i in c.evidence_items}
     if query.data_regime == "zero-shot":
         # Usable without labels means usable for *this* task without training a head.
         task = query.task_type
@@ -193,7 +199,7 @@ def regime_fit(c: Candidate, query: StructuredQuery) -> Criterion:
             return Criterion(0.7, evidence=["its embeddings are compared as they are: no head to train"])
         return Criterion(0.25, evidence=["needs at least a trained head"])
     if query.data_regime == "few-shot":
-        low = [i for i in c.evidence_items if i.setting == "few-shot"]
+        low = [i for i in c.evidence_items if i.setting == "few-shot" and not c.results_of_larger_variants]
         if low:
             # A low-label result shows the model was tried with few labels; on what, and how it
             # did, say how well: #1 on the user's application counts fully, an unranked result
@@ -202,7 +208,9 @@ def regime_fit(c: Candidate, query: StructuredQuery) -> Criterion:
             return Criterion(0.65 + 0.35 * _strength(best), evidence=[f"low-label result: {best.describe()}"])
         if "frozen" in settings or r.category == Category.embedding_product:
             return Criterion(0.75, evidence=["strong frozen features (linear probe / kNN)"])
-        return Criterion(0.5, evidence=["no low-label results reported"], known=False)
+        return Criterion(
+            0.5, evidence=[f"no low-label results{_OF_VARIANT[c.results_of_larger_variants]}"], known=False
+        )
     if query.data_regime == "unlabeled":
         if r.category == Category.embedding_product:
             return Criterion(1.0, evidence=["precomputed embeddings for unsupervised use"])
@@ -236,6 +244,8 @@ def frozen_fit(c: Candidate) -> Criterion:
         return Criterion(0.9, evidence=["precomputed embeddings: frozen features by design"])
     if r.category == Category.generative:
         return Criterion(0.2, evidence=["a generative model, not an encoder"])
+    if c.results_of_larger_variants:
+        return Criterion(0.45, evidence=[f"no frozen-encoder results{_OF_VARIANT[True]}"], known=False)
     frozen = [i for i in c.evidence_items if i.setting == "frozen"]
     if frozen:
         best = max(frozen, key=_strength)
