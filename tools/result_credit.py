@@ -28,9 +28,8 @@ NO_RESULTS = 0.3
 # much as no results at all.
 LARGER_VARIANT = 0.5
 LARGER_VARIANTS_SAID = "results of larger variants only"
-# How the label-budget and frozen-encoder criteria say that no result is known (of the variant
-# that fits the user's budget).
-_OF_VARIANT = {False: " reported", True: " of the variant that fits your budget"}
+# What the label-budget and frozen-encoder criteria say has no result then.
+FITTING_VARIANT_SAID = "of the variant that fits your budget"
 
 
 # Pretext descriptions that say the model learnt from labels (or was only fine-tuned).
@@ -168,7 +167,8 @@ def regime_fit(c: Candidate, query: StructuredQuery) -> Criterion:
     """How usable the model is with the user's amount of labelled data."""
     r = c.record
     tasks = set(r.all_task_types)
-    settings = set() if c.results_of_larger_variants else {i.setting for i in c.evidence_items}
+    own = _own_results(c)
+    settings = {i.setting for i in own}
     if query.data_regime == "zero-shot":
         # Usable without labels means usable for *this* task without training a head.
         task = query.task_type
@@ -199,7 +199,7 @@ def regime_fit(c: Candidate, query: StructuredQuery) -> Criterion:
             return Criterion(0.7, evidence=["its embeddings are compared as they are: no head to train"])
         return Criterion(0.25, evidence=["needs at least a trained head"])
     if query.data_regime == "few-shot":
-        low = [i for i in c.evidence_items if i.setting == "few-shot" and not c.results_of_larger_variants]
+        low = [i for i in own if i.setting == "few-shot"]
         if low:
             # A low-label result shows the model was tried with few labels; on what, and how it
             # did, say how well: #1 on the user's application counts fully, an unranked result
@@ -208,9 +208,8 @@ def regime_fit(c: Candidate, query: StructuredQuery) -> Criterion:
             return Criterion(0.65 + 0.35 * _strength(best), evidence=[f"low-label result: {best.describe()}"])
         if "frozen" in settings or r.category == Category.embedding_product:
             return Criterion(0.75, evidence=["strong frozen features (linear probe / kNN)"])
-        return Criterion(
-            0.5, evidence=[f"no low-label results{_OF_VARIANT[c.results_of_larger_variants]}"], known=False
-        )
+        whose = FITTING_VARIANT_SAID if c.results_of_larger_variants else "reported"
+        return Criterion(0.5, evidence=[f"no low-label results {whose}"], known=False)
     if query.data_regime == "unlabeled":
         if r.category == Category.embedding_product:
             return Criterion(1.0, evidence=["precomputed embeddings for unsupervised use"])
@@ -230,6 +229,12 @@ def regime_fit(c: Candidate, query: StructuredQuery) -> Criterion:
     return Criterion(0.7, evidence=["full fine-tuning possible"])
 
 
+def _own_results(c: Candidate) -> list[EvidenceItem]:
+    """The candidate's results that speak for the variant the user would run: none when they are all
+    of larger variants than the one that fits the user's budget."""
+    return [] if c.results_of_larger_variants else c.evidence_items
+
+
 def _strength(i: EvidenceItem) -> float:
     """What a result under a protocol says of a model: #1 on the user's application counts fully,
     an unranked result on a related task little more than half."""
@@ -245,7 +250,7 @@ def frozen_fit(c: Candidate) -> Criterion:
     if r.category == Category.generative:
         return Criterion(0.2, evidence=["a generative model, not an encoder"])
     if c.results_of_larger_variants:
-        return Criterion(0.45, evidence=[f"no frozen-encoder results{_OF_VARIANT[True]}"], known=False)
+        return Criterion(0.45, evidence=[f"no frozen-encoder results {FITTING_VARIANT_SAID}"], known=False)
     frozen = [i for i in c.evidence_items if i.setting == "frozen"]
     if frozen:
         best = max(frozen, key=_strength)
