@@ -39,6 +39,7 @@ from agent.reading.sensors import (
     read_exclusions,
     read_sensors,
     ruled_out_spans,
+    rules_out_rgb_alone,
 )
 from agent.reading.similarity import Encode, guess_application
 from agent.reading.slips import mend
@@ -128,7 +129,7 @@ def interpret(
     exclusions = keep_own_data(read_exclusions(lowered), lowered, sensor_terms, ruled)
     unruled = blank_spans(lowered, ruled)
     bands = named_bands(unruled)  # 'no SWIR or thermal': bands ruled out are none named
-    exclusions = keep_named_elsewhere(exclusions, unruled, bands)
+    exclusions = keep_named_elsewhere(exclusions, unruled, bands, rules_out_rgb_alone(lowered))
     # A data product named for what it measures ('a canopy height model') is data, not the task.
     data_found = data_terms(lowered)
     data = [(s, e) for _, s, e in data_found]

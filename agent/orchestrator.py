@@ -214,7 +214,7 @@ class Orchestrator:
     def _filter(self, turn: Turn) -> StateName:
         records = [c.record for c in turn.candidates]
         outcome = filter_candidates(records, turn.query, minimum=turn.k)
-        if (outcome.strict_count < turn.k or outcome.relaxed or outcome.rare_short) and not turn.named_only:
+        if (outcome.short or outcome.relaxed or outcome.rare_short) and not turn.named_only:
             # Retrieval is a recall aid, not a gate: look at the whole database before relaxing, and
             # for the models that take an input few models take.
             outcome = filter_candidates(self.resources.records, turn.query, minimum=turn.k)

@@ -122,3 +122,12 @@ def test_a_speed_is_no_resolution() -> None:
         "Xavier; the detector must stay under 50M parameters."
     )
     assert query.spatial_resolution_m is None
+
+
+def test_bands_beyond_rgb_asked_for_rule_out_a_model_of_rgb_alone() -> None:
+    query = _query(
+        "Our WorldView-3 tiles have blue, green, red and NIR bands at 0.5 m. Which backbone really "
+        "uses the NIR band, not just RGB, for segmenting braided river channels with 200 labels?"
+    )
+    assert "RGB" in query.exclusions.modalities
+    assert query.modality == ["Multispectral"]

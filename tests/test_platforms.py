@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from agent.api import select_models
+from agent.interpreter import interpret
 from agent.query import StructuredQuery
 from rsfmd.loader import load_records
 from rsfmd.vocab import airborne
@@ -133,3 +134,15 @@ def test_imagery_named_by_its_resolution_alone_is_optical(
 
 def test_a_named_kind_is_kept_whatever_the_resolution() -> None:
     assert _query("Ship detection in 0.5 m SAR imagery, one GPU.").modality == ["SAR"]
+
+
+def test_the_imagery_a_task_is_done_on_is_the_one_a_model_must_take() -> None:
+    boats = interpret(
+        "Our quadcopters carry a paired RGB and LWIR camera; we need to segment boats in the thermal frames "
+        "during night patrols. Training on one RTX 4070."
+    )
+    assert boats.query.modality == ["Thermal"]
+    assert any("task is done on the Thermal imagery" in n for n in boats.notes)
+    # Two kinds named as the task's imagery: both stay.
+    both = interpret("We count people in the thermal frames and in the RGB frames shot from a small drone.")
+    assert {"Thermal", "RGB"} <= set(both.query.modality)

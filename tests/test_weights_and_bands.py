@@ -114,3 +114,15 @@ def test_a_model_shown_on_another_task_joins_the_closest_matches_before_one_with
     other = make_record("other", modalities=["SAR"], task_types=["classification"], weights_available=True)
     outcome = filter_candidates([fits, closed, other], query, minimum=2)
     assert [r.model_id for r in outcome.survivors] == ["fits", "other"]
+
+
+def test_models_whose_release_is_unknown_do_not_count_towards_enough() -> None:
+    query = interpret("Segment water in Sentinel-1 scenes, about 300 labelled chips, one RTX 4090.").query
+    common = {"modalities": ["SAR"], "supported_sensors": ["Sentinel-1"], "num_parameters": 25}
+    known = [make_record(m, task_types=["segmentation"], weights_available=True, **common) for m in "ab"]
+    unknown = make_record("unknown", task_types=["segmentation"], **common)
+    assert filter_candidates([*known, unknown], query, minimum=3).short
+    assert not filter_candidates([*known, unknown], query, minimum=2).short
+    # A question about the catalogue downloads nothing: a model whose release is unknown counts.
+    about = interpret("Which SAR models segment water?").query
+    assert not filter_candidates([*known, unknown], about, minimum=3).short

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from agent.query import StructuredQuery
 from rsfmd.schema import ModelRecord
-from tools.filtering import size_for_user, violations
+from tools.filtering import size_for_user, violations, weights_unconfirmed
 from tools.ranking import RARE_INPUT_RELAXABLE, RELAXATION_ORDER, distinctive_modalities, takes_rare
 
 
@@ -21,6 +21,8 @@ class FilterOutcome:
     """model id -> constraints it violates but was kept for (closest match)."""
     rare_short: bool = False
     """Fewer models than wanted take the input few models take (a thermal band beside RGB)."""
+    short: bool = False
+    """Fewer models than wanted meet every constraint and can be downloaded when the user needs to."""
 
     @property
     def strict_count(self) -> int:
@@ -74,7 +76,8 @@ def filter_candidates(
                 outcome.relaxed[record.model_id] = sorted(broken[record.model_id])
                 outcome.rejected.pop(record.model_id, None)
     outcome.rare_short = bool(rare) and sum(takes_rare(r, query, rare) for r in outcome.survivors) < minimum
-    if len(outcome.strict) >= minimum:
+    outcome.short = sum(_obtainable(r, query, outcome) for r in outcome.strict) < minimum
+    if not outcome.short:
         return outcome
     allowed: set[str] = set()
     for constraint in RELAXATION_ORDER:
@@ -89,9 +92,16 @@ def filter_candidates(
             outcome.survivors.append(record)
             outcome.relaxed[record.model_id] = sorted(broken[record.model_id])
             outcome.rejected.pop(record.model_id, None)
-        if len(outcome.survivors) >= minimum:
+        if sum(_obtainable(r, query, outcome) for r in outcome.survivors) >= minimum:
             break
     return outcome
+
+
+def _obtainable(record: ModelRecord, query: StructuredQuery, outcome: FilterOutcome) -> bool:
+    """Whether the user can get the record's weights when they need them: not released (a relaxed
+    weights constraint) or no release known, it is no help."""
+    relaxed = outcome.relaxed.get(record.model_id, [])
+    return "weights" not in relaxed and not weights_unconfirmed(record, query)
 
 
 # A device's budget bends for a model that takes the rare input, but not without bound: a model

@@ -242,6 +242,14 @@ def runs_model(query: StructuredQuery) -> bool:
     return query.open_weights or query.compute.device_class is not None or query.data_regime is not None
 
 
+def weights_unconfirmed(record: ModelRecord, query: StructuredQuery) -> bool:
+    """The user needs downloadable weights and no source shows a release (none said either way):
+    such a model is no help until one does, so it neither counts towards enough candidates nor
+    comes before a model the user can download."""
+    unknown = record.weights_released is None and record.category != Category.embedding_product
+    return unknown and runs_model(query)
+
+
 def weights_violation(record: ModelRecord, query: StructuredQuery) -> str | None:
     """The user needs downloadable weights (``runs_model``) and the sources say they are not released, or
     asked for them in words and the sources show no release."""

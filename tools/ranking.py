@@ -17,7 +17,7 @@ from agent.query import StructuredQuery
 from agent.wording import with_article
 from rsfmd.datasets import evaluated_on
 from rsfmd.licenses import allows_commercial_use, within_licenses
-from rsfmd.schema import Category, ModelRecord
+from rsfmd.schema import ModelRecord
 from rsfmd.vocab import airborne, typical_modalities
 from tools.candidate import Candidate, Criterion, Predict
 from tools.criteria import (
@@ -29,7 +29,7 @@ from tools.criteria import (
     release_day,
 )
 from tools.evidence import EvidenceIndex
-from tools.filtering import OUTPUT_TASKS, runs_model, size_for_user
+from tools.filtering import OUTPUT_TASKS, runs_model, size_for_user, weights_unconfirmed
 from tools.fit import availability_fit, efficiency_fit, focus_fit, focus_kind, imagery_fit
 from tools.inputs import MAP_INPUTS, requested_imagery, requested_modalities, takes_any
 from tools.precedent import PrecedentFit
@@ -289,10 +289,7 @@ def score_candidates(
         # Weights needed (asked for, or the model is to run on the user's machine or labels): a model
         # whose weights are not released, or that no source confirms, comes after every model the
         # user can download, closest matches included: one they cannot get is no help at all.
-        unobtainable = needs_weights and (
-            "weights" in x.relaxed
-            or (x.record.weights_released is None and x.record.category != Category.embedding_product)
-        )
+        unobtainable = (needs_weights and "weights" in x.relaxed) or weights_unconfirmed(x.record, query)
         # Documented for another sensor on another kind of platform (satellite thermal for drone
         # frames): after those for another sensor on the user's kind of platform.
         apart = "sensor" in x.relaxed and flown_apart(x.record, query)

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from agent.query import EITHER_MODALITIES, Exclusions
 from agent.reading.platforms import airborne_sensors, carried_platforms
 from agent.reading.preferences import wished
-from agent.reading.tables import model_noun_after, model_trained_before, person_noun_after
+from agent.reading.tables import cue_pattern, model_noun_after, model_trained_before, person_noun_after
 from agent.reading.terms import TermSpan, find_terms
 from rsfmd.vocab import airborne, get_vocabulary, sensor_modality, typical_modalities
 
@@ -266,7 +266,32 @@ def read_modalities(
     }:
         # 'infrared imagery': near-infrared bands or thermal infrared, which take different models.
         notes.append(f"'infrared' is read as no imagery kind: {INFRARED_ADVICE}")
+    if (task := _task_imagery(written, lowered)) and (
+        others := [m for m in modalities if m in _KINDS - task]
+    ):
+        # 'boats in the thermal frames' from a drone that carries an RGB camera too: the task's imagery.
+        modalities = [m for m in modalities if m not in others]
+        notes.append(
+            f"the task is done on the {task.pop()} imagery: the {' and '.join(others)} imagery beside it "
+            "is not required of a model"
+        )
     return modalities, either
+
+
+# Kinds of imagery a task is done on (a DEM, text or a map comes beside them).
+_KINDS = frozenset({"RGB", "Multispectral", "Hyperspectral", "SAR", "Thermal"})
+
+
+def _task_imagery(written: str, lowered: str) -> set[str]:
+    """The one kind of imagery named as what the task is done on ('find the seals in the thermal
+    frames'), when one is (``cues.csv``, field ``task_imagery``); none when two are."""
+    before, after = cue_pattern("task_imagery", "before"), cue_pattern("task_imagery", "after")
+    named = {
+        m
+        for m, s, e in data_terms(written)
+        if m in _KINDS and after.match(lowered, e) and before.search(lowered, max(0, s - 60), s)
+    }
+    return named if len(named) == 1 else set()
 
 
 # A kind ruled out: 'no RGB model', or inside a restated exclusion ('; no ... an RGB-only backbone').

@@ -127,14 +127,29 @@ def keep_own_data(
     return exclusions if kept == exclusions.modalities else exclusions.model_copy(update={"modalities": kept})
 
 
-def keep_named_elsewhere(exclusions: Exclusions, unruled: str, bands: Sequence[str]) -> Exclusions:
+def rules_out_rgb_alone(text: str) -> bool:
+    """Whether the task rules out models taking RGB alone ('uses the NIR band, not just RGB'): said
+    of imagery that has the RGB bands, so naming them as the user's own does not undo it."""
+    return any(
+        _NOT_JUST.match(text, match.start())
+        and [m for m, _, _ in find_terms(_ruled_out(match)[1], "modalities")] == ["RGB"]
+        for match in _EXCLUDE.finditer(text)
+    )
+
+
+def keep_named_elsewhere(
+    exclusions: Exclusions, unruled: str, bands: Sequence[str], rgb_alone: bool = False
+) -> Exclusions:
     """``exclusions`` without a kind of imagery the task also names as its own, outside what it rules
     out: 'I want the TIRS bands ... some scenes came as products without thermal bands' keeps
     thermal; 'my only input is a DTM ... so I'm not forcing a DTM through an RGB stem' keeps the DEM.
+    RGB ruled out as the only input (``rgb_alone``: 'not just RGB') stays ruled out.
     ``unruled``: the task with what it rules out blanked; ``bands``: the bands it names there."""
     vocabulary = get_vocabulary("modalities")
     named = {name for name, _, _ in find_terms(unruled, "modalities")}
     named |= {m for b in bands if (m := vocabulary.get(b)) is not None}
+    if rgb_alone:
+        named.discard("RGB")
     kept = [m for m in exclusions.modalities if m not in named]
     return exclusions if kept == exclusions.modalities else exclusions.model_copy(update={"modalities": kept})
 
