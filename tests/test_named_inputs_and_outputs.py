@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from agent.api import select_models
 from agent.query import StructuredQuery
+from rsfmd.loader import load_records
+from tools.filtering import modality_violation
 
 
 def _query(text: str) -> StructuredQuery:
@@ -131,3 +133,16 @@ def test_bands_beyond_rgb_asked_for_rule_out_a_model_of_rgb_alone() -> None:
     )
     assert "RGB" in query.exclusions.modalities
     assert query.modality == ["Multispectral"]
+
+
+def test_a_dem_model_takes_lidar_heights_and_a_lidar_model_no_terrain_model() -> None:
+    records = {r.model_id: r for r in load_records()}
+    terrain = _query(
+        "Classify landforms from a national 30 m DEM with an encoder that takes elevation; one GPU."
+    )
+    assert terrain.modality == ["DEM"]
+    assert modality_violation(records["mm-sam"], terrain) is not None  # documented for LiDAR
+    assert modality_violation(records["decur"], terrain) is None
+    lidar = _query("Segment tree crowns from our airborne LiDAR canopy height rasters; one GPU.")
+    assert "LiDAR" in lidar.modality
+    assert modality_violation(records["decur"], lidar) is None  # a DEM model takes the rasterised heights

@@ -226,6 +226,7 @@ def test_output_tasks_need_a_model_that_produces_them() -> None:
         modalities=["RGB", "Text"],
         task_types=["captioning"],
         num_parameters=7000,
+        weights_available=True,
     )
     query = StructuredQuery(task_type="captioning", compute=ComputeBudget(device_class="cpu"))
     assert "task" in violations(clip, query)
@@ -1074,8 +1075,8 @@ def test_a_rare_input_taker_over_the_devices_budget_beats_one_without_the_input(
     edge = StructuredQuery(
         task_type="segmentation", modality=["Thermal", "RGB"], compute=ComputeBudget(device_class="edge")
     )
-    rgb = record("rgb", modalities=["RGB"], num_parameters=20)
-    thermal = record("thermal", modalities=["RGB", "Thermal"], num_parameters=86)
+    rgb = record("rgb", modalities=["RGB"], num_parameters=20, weights_available=True)
+    thermal = record("thermal", modalities=["RGB", "Thermal"], num_parameters=86, weights_available=True)
     outcome = filter_candidates([rgb, thermal], edge, minimum=1)
     assert outcome.relaxed == {"thermal": ["compute"]}
     cands = [Candidate(r, relaxed=outcome.relaxed.get(r.model_id, [])) for r in outcome.survivors]
@@ -1090,8 +1091,8 @@ def test_a_rare_input_taker_far_over_the_devices_budget_is_not_brought_in() -> N
     edge = StructuredQuery(
         task_type="segmentation", modality=["Thermal", "RGB"], compute=ComputeBudget(device_class="edge")
     )
-    rgb = record("rgb", modalities=["RGB"], num_parameters=20)
-    chat = record("chat", modalities=["RGB", "Thermal", "Text"], num_parameters=4000)
+    rgb = record("rgb", modalities=["RGB"], num_parameters=20, weights_available=True)
+    chat = record("chat", modalities=["RGB", "Thermal", "Text"], num_parameters=4000, weights_available=True)
     # A 4B model does not run on a Jetson however rare its input: the budget bends, within bounds.
     assert [r.model_id for r in filter_candidates([rgb, chat], edge, minimum=1).survivors] == ["rgb"]
 

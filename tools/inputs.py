@@ -21,11 +21,14 @@ COMPATIBLE_MODALITIES: dict[str, frozenset[str]] = {
 # Which record modalities meet a requested one as an input (the hard constraint): a model for RGB
 # alone does not take the user's multispectral bands, nor a Sentinel-2 model their RGB photographs,
 # nor a model of hyperspectral cubes their few broad bands; such a model still fits in part
-# (COMPATIBLE_MODALITIES, in ranking) and comes as a closest match.
+# (COMPATIBLE_MODALITIES, in ranking) and comes as a closest match. LiDAR rasterised is an
+# elevation model, so a DEM model takes a LiDAR user's heights; a DEM is no LiDAR, so a model
+# documented for LiDAR does not take a DEM user's terrain.
 INPUT_MODALITIES: dict[str, frozenset[str]] = {
     **COMPATIBLE_MODALITIES,
     "RGB": frozenset({"RGB"}),
     "Multispectral": frozenset({"Multispectral"}),
+    "DEM": frozenset({"DEM"}),
 }
 
 
