@@ -9,6 +9,8 @@ import pytest
 from agent.api import select_models
 from agent.query import StructuredQuery
 from agent.reading.error_costs import error_priorities
+from rsfmd.loader import load_records
+from rsfmd.schema import Category
 
 
 def _query(text: str) -> StructuredQuery:
@@ -524,3 +526,16 @@ def test_the_users_own_score_keeps_the_users_set_up_and_labels() -> None:
 )
 def test_use_as_it_comes_is_a_regime_only_without_labels_to_be_had(text: str, regime: str) -> None:
     assert _query(text).data_regime == regime
+
+
+def test_an_alternative_said_to_be_also_fine_is_no_requirement() -> None:
+    selection = select_models(
+        "Crop types for the 2025 season around Nagpur from Sentinel-2 and Sentinel-1 time series, 300 "
+        "field points and a laptop. A model on pixel time series would be ideal; precomputed embeddings "
+        "are also fine.",
+        k=3,
+        clarify=False,
+    )
+    records = {r.model_id: r for r in load_records()}
+    kinds = {records[m.model_id].category for m in selection.models}
+    assert kinds - {Category.embedding_product}  # models to run are not ruled out
