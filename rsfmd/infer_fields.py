@@ -59,12 +59,16 @@ def _mark(
     return _set_field(data, "notes", f"{notes} {sentence}".strip())
 
 
+def _count(params_m: float) -> float | int:
+    """A count as written in the database: whole millions without a decimal point."""
+    return int(params_m) if params_m.is_integer() else params_m
+
+
 def apply_proposal(data: dict[str, Any], record: ModelRecord, proposal: Proposal) -> dict[str, Any]:
     """The raw record ``data`` with the proposal's derived fields, confidences, sources and notes."""
     if proposal.parameters is not None:
         backbone = proposal.parameters.backbone
-        count = int(backbone.params_m) if backbone.params_m.is_integer() else backbone.params_m
-        data = _set_field(data, "num_parameters", count)
+        data = _set_field(data, "num_parameters", _count(backbone.params_m))
         data = _mark(
             data,
             "num_parameters",
@@ -73,6 +77,16 @@ def apply_proposal(data: dict[str, Any], record: ModelRecord, proposal: Proposal
             proposal.parameters.note,
             proposal.parameters.sentence,
         )
+    if proposal.variant_sizes is not None:
+        sized = dict(proposal.variant_sizes.sizes)
+        variants = [
+            {**v, "num_parameters": _count(sized[v["name"]].params_m)} if v.get("name") in sized else v
+            for v in data.get("variants", [])
+        ]
+        data = _set_field(data, "variants", variants)
+        for n, (url, note) in enumerate(proposal.variant_sizes.notes().items()):
+            sentence = proposal.variant_sizes.sentence if n == 0 else ""
+            data = _mark(data, "variants", PARAMETERS_CONFIDENCE, url, note, sentence)
     if proposal.sensors is not None and proposal.sensors.kept:
         url = record.paper_link or record.sources[0].url
         data = _set_field(data, "supported_sensors", proposal.sensors.sensors)
@@ -154,7 +168,7 @@ def format_plan(plans: list[FilePlan]) -> str:
     rows: list[str] = [f"{'record':<36} {'field':<18} {'value':<40} evidence"]
     contradictions: list[str] = []
     refused: list[str] = []
-    counts = {"num_parameters": 0, "supported_sensors": 0}
+    counts = {"num_parameters": 0, "variant sizes": 0, "supported_sensors": 0}
     for plan in plans:
         name = plan.path.rsplit("/", 1)[-1]
         for p in plan.proposals:
@@ -163,6 +177,11 @@ def format_plan(plans: list[FilePlan]) -> str:
                 counts["num_parameters"] += 1
                 b = p.parameters.backbone
                 rows.append(f"{where:<36} {'num_parameters':<18} {b.params_m:<40g} backbone {b.name}")
+            for variant, b in p.variant_sizes.sizes if p.variant_sizes else ():
+                counts["variant sizes"] += 1
+                rows.append(
+                    f"{where:<36} {'variant size':<18} {b.params_m:<40g} {variant}: backbone {b.name}"
+                )
             if p.sensors is not None and p.sensors.kept:
                 counts["supported_sensors"] += 1
                 value = "|".join(p.sensors.sensors)
@@ -186,7 +205,7 @@ def format_plan(plans: list[FilePlan]) -> str:
     out += [
         "",
         f"derived: num_parameters {counts['num_parameters']}, "
-        f"supported_sensors {counts['supported_sensors']}",
+        f"variant sizes {counts['variant sizes']}, supported_sensors {counts['supported_sensors']}",
     ]
     return "\n".join(out)
 

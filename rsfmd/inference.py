@@ -1,9 +1,11 @@
 """Derive missing ``num_parameters`` and ``supported_sensors`` from documented facts.
 
-Two rules, each applied only to a record that lacks the field (`rsfmd.infer_fields` writes them):
+Three rules, each applied only where the field is missing (`rsfmd.infer_fields` writes them):
 
 * parameters: the record's ``backbone`` names exactly one row of ``rsfmd/vocab/backbones.csv``
   (see ``rsfmd.backbones.match_backbone``); the row's documented count is used.
+* variant sizes: likewise for each released variant whose ``backbone`` names one row, so a
+  small checkpoint counts for a budget (a ViT-B/32 beside a ViT-H/14).
 * sensors: the sensors of its pretraining phases and of the datasets it was pretrained or
   evaluated on (``rsfmd/vocab/datasets.csv``), results kept in attachment files included.
   A derived sensor whose modality, and the modalities of the datasets it came from, are all
@@ -48,6 +50,33 @@ class ParameterDerivation:
             f"num_parameters ({self.backbone.params_m:g}M) is the standard size of its "
             f"{self.backbone.name} backbone, derived by `infer-fields` and not stated by the model "
             f"authors (confidence {PARAMETERS_CONFIDENCE})."
+        )
+
+
+@dataclass(frozen=True)
+class VariantSizes:
+    """Parameter counts taken from the standard sizes of released variants' backbones."""
+
+    sizes: tuple[tuple[str, Backbone], ...]
+    """(variant name, its backbone's row), in the record's order."""
+
+    def notes(self) -> dict[str, str]:
+        """The Source notes to write: one per source of the backbone sizes used (URL -> note)."""
+        by_url: dict[str, list[str]] = {}
+        for name, b in self.sizes:
+            by_url.setdefault(b.source_url, []).append(f"{name}: {b.name}, {b.params_m:g}M")
+        return {
+            url: f"standard sizes of the variants' backbones ({'; '.join(named)}); derived, not stated "
+            "by the model authors"
+            for url, named in by_url.items()
+        }
+
+    @property
+    def sentence(self) -> str:
+        """The sentence appended to the record's notes."""
+        return (
+            f"The sizes of {len(self.sizes)} variant(s) are the standard sizes of their backbones, derived "
+            f"by `infer-fields` and not stated by the model authors (confidence {PARAMETERS_CONFIDENCE})."
         )
 
 
@@ -108,11 +137,13 @@ class Proposal:
     sensors: SensorDerivation | None = None
     backbone_match: BackboneMatch | None = None
     """Set when the record lacks parameters and has a backbone, whatever the outcome."""
+    variant_sizes: VariantSizes | None = None
 
     @property
     def changes(self) -> bool:
         """Whether applying the proposal edits the record."""
-        return self.parameters is not None or bool(self.sensors and self.sensors.kept)
+        sized = self.parameters is not None or self.variant_sizes is not None
+        return sized or bool(self.sensors and self.sensors.kept)
 
 
 def dataset_name_candidates(text: str) -> list[str]:
@@ -151,6 +182,18 @@ def derive_parameters(record: ModelRecord) -> tuple[ParameterDerivation | None, 
     if found.status is MatchStatus.matched and found.backbone is not None:
         return ParameterDerivation(found.backbone), found
     return None, found
+
+
+def derive_variant_sizes(record: ModelRecord) -> VariantSizes | None:
+    """Sizes for the released variants with no count whose backbone names one row (None: none)."""
+    sizes = []
+    for variant in record.variants:
+        if variant.num_parameters is not None or variant.released is False or not variant.backbone:
+            continue
+        found = match_backbone(variant.backbone)
+        if found.status is MatchStatus.matched and found.backbone is not None:
+            sizes.append((variant.name, found.backbone))
+    return VariantSizes(tuple(sizes)) if sizes else None
 
 
 def sensor_evidence(record: ModelRecord, attached: Sequence[Benchmark] = ()) -> list[SensorEvidence]:
@@ -212,4 +255,5 @@ def propose(
         parameters=parameters,
         sensors=derive_sensors(record, keep_contradicting=keep_contradicting, attached=attached),
         backbone_match=backbone_match,
+        variant_sizes=derive_variant_sizes(record),
     )

@@ -127,6 +127,29 @@ def test_parameters_written_with_confidence_source_and_note(tmp_path: Path) -> N
     ModelRecord.model_validate(row)
 
 
+def test_variant_sizes_written_from_their_backbones_so_a_small_checkpoint_counts(tmp_path: Path) -> None:
+    variants = [
+        {"name": "M ViT-H/14", "backbone": "ViT-H/14", "num_parameters": 632},
+        {"name": "M RN18", "backbone": "ResNet-18"},
+        {"name": "M ViT-S/16", "backbone": "ViT-S/16"},
+        {"name": "M ViT-B (not public)", "backbone": "ViT-B/16", "released": False},
+    ]
+    path = _write(tmp_path / "m.jsonl", [_record("alpha", num_parameters=632, variants=variants)])
+    assert ModelRecord.model_validate(_read(path)["alpha"]).smallest_parameters == 632
+    plan = plan_file(str(path), path.read_text(encoding="utf-8"))
+    row = json.loads(plan.new_text)
+    sizes = {v["name"]: v.get("num_parameters") for v in row["variants"]}
+    assert sizes == {"M ViT-H/14": 632, "M RN18": 11.7, "M ViT-S/16": 22, "M ViT-B (not public)": None}
+    assert row["confidence"] == {"variants": PARAMETERS_CONFIDENCE}
+    derived = [s for s in row["sources"] if s["fields"] == ["variants"]]
+    assert {s["url"] for s in derived} == {
+        "https://pytorch.org/vision/stable/models.html",
+        "https://arxiv.org/abs/2012.12877",
+    }
+    assert all("derived, not stated by the model authors" in s["note"] for s in derived)
+    assert ModelRecord.model_validate(row).smallest_parameters == 11.7
+
+
 def test_sensors_from_pretraining_and_benchmarks(tmp_path: Path) -> None:
     record = _record(
         "beta",
