@@ -128,8 +128,8 @@ def test_a_speed_is_no_resolution() -> None:
 
 def test_bands_beyond_rgb_asked_for_rule_out_a_model_of_rgb_alone() -> None:
     query = _query(
-        "Our WorldView-3 tiles have blue, green, red and NIR bands at 0.5 m. Which backbone really "
-        "uses the NIR band, not just RGB, for segmenting braided river channels with 200 labels?"
+        "Our WorldView-3 scenes come as 4-band blue, green, red and NIR, plus the panchromatic band. "
+        "Which backbone really uses the NIR band, not just RGB, for segmenting braided river channels?"
     )
     assert "RGB" in query.exclusions.modalities
     assert query.modality == ["Multispectral"]
