@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from agent.query import StructuredQuery
 from rsfmd.schema import ModelRecord
-from tools.filtering import size_for_user, violations, weights_unconfirmed
+from tools.filtering import cannot_download, size_for_user, violations
 from tools.ranking import RARE_INPUT_RELAXABLE, RELAXATION_ORDER, distinctive_modalities, takes_rare
 
 
@@ -98,10 +98,8 @@ def filter_candidates(
 
 
 def _obtainable(record: ModelRecord, query: StructuredQuery, outcome: FilterOutcome) -> bool:
-    """Whether the user can get the record's weights when they need them: not released (a relaxed
-    weights constraint) or no release known, it is no help."""
-    relaxed = outcome.relaxed.get(record.model_id, [])
-    return "weights" not in relaxed and not weights_unconfirmed(record, query)
+    """Whether the user can get the record's weights when they need them: one they cannot is no help."""
+    return not cannot_download(record, query, outcome.relaxed.get(record.model_id, []))
 
 
 # A device's budget bends for a model that takes the rare input, but not without bound: a model

@@ -4,7 +4,7 @@ None. The LLM never decides these; ``tools/closest.py`` applies them to candidat
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 
 from agent.query import EITHER_MODALITIES, StructuredQuery
 from rsfmd.backbones import names_backbone
@@ -242,12 +242,13 @@ def runs_model(query: StructuredQuery) -> bool:
     return query.open_weights or query.compute.device_class is not None or query.data_regime is not None
 
 
-def weights_unconfirmed(record: ModelRecord, query: StructuredQuery) -> bool:
-    """The user needs downloadable weights and no source shows a release (none said either way):
-    such a model is no help until one does, so it neither counts towards enough candidates nor
-    comes before a model the user can download."""
+def cannot_download(record: ModelRecord, query: StructuredQuery, relaxed: Collection[str]) -> bool:
+    """The user needs downloadable weights (``runs_model``) and will not get them: the record was
+    kept despite its weights constraint (``relaxed``: the constraints it breaks), or no source
+    shows a release. Such a model neither counts towards enough candidates nor comes before one
+    the user can download."""
     unknown = record.weights_released is None and record.category != Category.embedding_product
-    return unknown and runs_model(query)
+    return "weights" in relaxed or (unknown and runs_model(query))
 
 
 def weights_violation(record: ModelRecord, query: StructuredQuery) -> str | None:

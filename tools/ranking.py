@@ -29,7 +29,7 @@ from tools.criteria import (
     release_day,
 )
 from tools.evidence import EvidenceIndex
-from tools.filtering import OUTPUT_TASKS, runs_model, size_for_user, weights_unconfirmed
+from tools.filtering import OUTPUT_TASKS, cannot_download, size_for_user
 from tools.fit import availability_fit, efficiency_fit, focus_fit, focus_kind, imagery_fit
 from tools.inputs import MAP_INPUTS, requested_imagery, requested_modalities, takes_any
 from tools.precedent import PrecedentFit
@@ -275,7 +275,6 @@ def score_candidates(
     # that cannot take it at all.
     distinctive = distinctive_modalities(query)
     asked_imagery = requested_imagery(query)
-    needs_weights = runs_model(query)
 
     def order(x: Candidate) -> tuple[bool, bool, int, bool, bool, bool, bool, float, str]:
         lacks = bool(distinctive) and not takes_rare(x.record, query, distinctive)
@@ -289,7 +288,7 @@ def score_candidates(
         # Weights needed (asked for, or the model is to run on the user's machine or labels): a model
         # whose weights are not released, or that no source confirms, comes after every model the
         # user can download, closest matches included: one they cannot get is no help at all.
-        unobtainable = (needs_weights and "weights" in x.relaxed) or weights_unconfirmed(x.record, query)
+        unobtainable = cannot_download(x.record, query, x.relaxed)
         # Documented for another sensor on another kind of platform (satellite thermal for drone
         # frames): after those for another sensor on the user's kind of platform.
         apart = "sensor" in x.relaxed and flown_apart(x.record, query)

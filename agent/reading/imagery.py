@@ -93,11 +93,13 @@ def data_terms(written: str) -> list[TermSpan]:
     ]
 
 
-def _named_modalities(written: str, lowered: str, apps: list[TermSpan], notes: list[str]) -> list[str]:
-    """The modalities the task names, not inside an application's name nor a map that is no input."""
+def _named_modalities(
+    written: str, modality_terms: list[TermSpan], lowered: str, apps: list[TermSpan], notes: list[str]
+) -> list[str]:
+    """The modalities the task names (``modality_terms``: its ``data_terms``), not inside an
+    application's name nor a map that is no input."""
     # A modality word inside an application's name is no input modality ('local climate zone'),
     # unless the application works on that modality ('hyperspectral image classification').
-    modality_terms = data_terms(written)
     modalities = [
         m
         for m, s, e in modality_terms
@@ -235,7 +237,8 @@ def read_modalities(
 ) -> tuple[list[str], bool]:
     """The modalities of the task's input, and whether either RGB or multispectral serves; drops
     from ``sensors`` those of a modality ruled out; ``notes`` says what was inferred."""
-    modalities = _named_modalities(written, lowered, apps, notes)
+    terms = data_terms(written)
+    modalities = _named_modalities(written, terms, lowered, apps, notes)
     either, by_platform = _optical(lowered, modalities, exclusions, notes)
     vhr = [s for s in sensors if _vhr_multispectral(s)]
     if (
@@ -266,13 +269,13 @@ def read_modalities(
     }:
         # 'infrared imagery': near-infrared bands or thermal infrared, which take different models.
         notes.append(f"'infrared' is read as no imagery kind: {INFRARED_ADVICE}")
-    if (task := _task_imagery(written, lowered)) and (
-        others := [m for m in modalities if m in _KINDS - task]
+    if (task := _task_imagery(terms, lowered)) and (
+        others := [m for m in modalities if m in _KINDS and m != task]
     ):
         # 'boats in the thermal frames' from a drone that carries an RGB camera too: the task's imagery.
         modalities = [m for m in modalities if m not in others]
         notes.append(
-            f"the task is done on the {task.pop()} imagery: the {' and '.join(others)} imagery beside it "
+            f"the task is done on the {task} imagery: the {' and '.join(others)} imagery beside it "
             "is not required of a model"
         )
     return modalities, either
@@ -282,16 +285,17 @@ def read_modalities(
 _KINDS = frozenset({"RGB", "Multispectral", "Hyperspectral", "SAR", "Thermal"})
 
 
-def _task_imagery(written: str, lowered: str) -> set[str]:
-    """The one kind of imagery named as what the task is done on ('find the seals in the thermal
-    frames'), when one is (``cues.csv``, field ``task_imagery``); none when two are."""
+def _task_imagery(terms: list[TermSpan], lowered: str) -> str | None:
+    """The one kind of imagery ``terms`` (the text's ``data_terms``) name as what the task is done
+    on ('find the seals in the thermal frames'), when one is (``cues.csv``, field
+    ``task_imagery``); none when two are."""
     before, after = cue_pattern("task_imagery", "before"), cue_pattern("task_imagery", "after")
     named = {
         m
-        for m, s, e in data_terms(written)
+        for m, s, e in terms
         if m in _KINDS and after.match(lowered, e) and before.search(lowered, max(0, s - 60), s)
     }
-    return named if len(named) == 1 else set()
+    return named.pop() if len(named) == 1 else None
 
 
 # A kind ruled out: 'no RGB model', or inside a restated exclusion ('; no ... an RGB-only backbone').

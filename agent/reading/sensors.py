@@ -76,7 +76,7 @@ def read_exclusions(text: str) -> Exclusions:
         if _NOT_JUST.match(text, match.start()):
             # 'all the bands, not just RGB' rules out models taking RGB alone; 'not just RGB+NIR'
             # asks for more than four bands, which no kind of imagery says: nothing is ruled out.
-            if [m for m, _, _ in find_terms(fragment, "modalities")] == ["RGB"]:
+            if _rgb_alone(fragment):
                 modalities.append("RGB")
             continue
         for canonical, _, _ in find_terms(fragment, "sensors"):
@@ -131,10 +131,14 @@ def rules_out_rgb_alone(text: str) -> bool:
     """Whether the task rules out models taking RGB alone ('uses the NIR band, not just RGB'): said
     of imagery that has the RGB bands, so naming them as the user's own does not undo it."""
     return any(
-        _NOT_JUST.match(text, match.start())
-        and [m for m, _, _ in find_terms(_ruled_out(match)[1], "modalities")] == ["RGB"]
+        _NOT_JUST.match(text, match.start()) and _rgb_alone(_ruled_out(match)[1])
         for match in _EXCLUDE.finditer(text)
     )
+
+
+def _rgb_alone(fragment: str) -> bool:
+    """Whether what 'not just' rules out is RGB and nothing else ('not just RGB', not 'RGB+NIR')."""
+    return [m for m, _, _ in find_terms(fragment, "modalities")] == ["RGB"]
 
 
 def keep_named_elsewhere(
