@@ -6,7 +6,7 @@ from __future__ import annotations
 from agent.api import select_models
 from agent.query import StructuredQuery
 from rsfmd.loader import load_records
-from tools.filtering import modality_violation
+from tools.filtering import imagery_violation, modality_violation
 
 
 def _query(text: str) -> StructuredQuery:
@@ -141,8 +141,9 @@ def test_a_dem_model_takes_lidar_heights_and_a_lidar_model_no_terrain_model() ->
         "Classify landforms from a national 30 m DEM with an encoder that takes elevation; one GPU."
     )
     assert terrain.modality == ["DEM"]
-    assert modality_violation(records["mm-sam"], terrain) is not None  # documented for LiDAR
+    assert imagery_violation(records["mm-sam"], terrain) is not None  # documented for LiDAR
     assert modality_violation(records["decur"], terrain) is None
+    assert imagery_violation(records["decur"], terrain) is None
     lidar = _query("Segment tree crowns from our airborne LiDAR canopy height rasters; one GPU.")
     assert "LiDAR" in lidar.modality
-    assert modality_violation(records["decur"], lidar) is None  # a DEM model takes the rasterised heights
+    assert imagery_violation(records["decur"], lidar) is None  # a DEM model takes the rasterised heights

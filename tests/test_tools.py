@@ -1409,18 +1409,40 @@ def test_a_multiple_choice_question_about_a_task_is_no_result_on_the_task() -> N
 
 def test_a_model_for_other_optical_imagery_does_not_take_the_users_as_input() -> None:
     # A model for RGB alone does not take multispectral bands, nor a Sentinel-2 model RGB
-    # photographs: each breaks the input constraint, though each still fits the other in part.
+    # photographs: each breaks the input constraint, though each still fits the other in part (a
+    # closest match may bend it); a SAR model takes nothing related (never bent).
     rgb = record("rgb", modalities=["RGB"])
     ms = record("ms", modalities=["Multispectral"])
     both = record("both", modalities=["RGB", "Multispectral"])
+    sar = record("sar", modalities=["SAR"])
     bands = StructuredQuery(application="land cover mapping", modality=["Multispectral"])
     photos = StructuredQuery(application="land cover mapping", modality=["RGB"])
-    assert "modality" in violations(rgb, bands) and "modality" in violations(ms, photos)
-    assert "modality" not in violations(ms, bands) and "modality" not in violations(rgb, photos)
-    assert "modality" not in violations(both, bands) and "modality" not in violations(both, photos)
+    assert set(violations(rgb, bands)) == {"imagery"} and set(violations(ms, photos)) == {"imagery"}
+    assert not violations(ms, bands) and not violations(rgb, photos)
+    assert not violations(both, bands) and not violations(both, photos)
+    assert set(violations(sar, bands)) == {"modality"}
     either = StructuredQuery(modality=["Multispectral", "RGB"], either_modality=True)
-    assert "modality" not in violations(rgb, either) and "modality" not in violations(ms, either)
+    assert not violations(rgb, either) and not violations(ms, either)
     assert 0.0 < modality_fit(Candidate(rgb), bands).score < 1.0
+
+
+def test_a_text_task_bends_the_kind_of_imagery_before_reading_text() -> None:
+    # Questions about Sentinel-2 patches: with too few vision-language models for multispectral
+    # bands, one for their RGB bands comes as a closest match, not an encoder that reads no text.
+    query = StructuredQuery(
+        application="visual question answering", task_type="vqa", modality=["Text", "Multispectral"]
+    )
+    vlm = {"task_types": ["vqa"], "weights_available": True, "category": "vision-language"}
+    records = [
+        make_record("ms-vlm", modalities=["Multispectral", "Text"], **vlm),
+        make_record("rgb-vlm", modalities=["RGB", "Text"], **vlm),
+        make_record(
+            "ms-encoder", modalities=["Multispectral"], task_types=["classification"], weights_available=True
+        ),
+    ]
+    outcome = filter_candidates(records, query, minimum=2)
+    assert [r.model_id for r in outcome.survivors] == ["ms-vlm", "rgb-vlm"]
+    assert outcome.relaxed == {"rgb-vlm": ["imagery"]}
 
 
 def test_closest_matches_come_in_the_order_their_constraints_are_relaxed() -> None:

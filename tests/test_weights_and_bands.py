@@ -10,7 +10,7 @@ from tests.records import make_record
 from tools.candidate import Candidate
 from tools.closest import filter_candidates
 from tools.evidence import EvidenceIndex
-from tools.filtering import compute_violation, modality_violation, weights_violation
+from tools.filtering import compute_violation, imagery_violation, modality_violation, weights_violation
 from tools.ranking import score_candidates
 
 
@@ -31,9 +31,11 @@ def test_weights_asked_for_rule_out_a_model_whose_release_is_unknown() -> None:
 def test_a_hyperspectral_model_takes_multispectral_bands_only_when_any_band_set_is_asked() -> None:
     hypersl = next(r for r in load_records() if r.model_id == "hypersl")
     landsat = interpret("Land-cover change from Landsat 5 TM and Landsat 8 OLI, 7 bands, on a CPU").query
-    assert modality_violation(hypersl, landsat) is not None
+    # (it takes the bands only through a related input: a closest match at most)
+    assert modality_violation(hypersl, landsat) is None and imagery_violation(hypersl, landsat) is not None
     anyset = select_models("which models handle arbitrary spectral bands?", k=3, clarify=False).query
     assert anyset.any_bands and modality_violation(hypersl, anyset) is None
+    assert imagery_violation(hypersl, anyset) is None
 
 
 def test_a_closest_match_far_over_the_budget_comes_after_those_near_it() -> None:

@@ -6,22 +6,21 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection
 
-from agent.query import EITHER_MODALITIES, StructuredQuery
+from agent.query import StructuredQuery
 from rsfmd.backbones import names_backbone
 from rsfmd.datasets import dataset_identities, dataset_identity, evaluated_on, pretrained_on
 from rsfmd.licenses import allows_commercial_use, within_licenses
 from rsfmd.pretext import pretext_described, uses_pretext
 from rsfmd.schema import Alignment, Category, ModelRecord
 from rsfmd.traits import grid_metres
-from rsfmd.vocab import application_domain, application_task_type, sensor_body, sensor_family
+from rsfmd.vocab import application_domain, application_task_type, sensor_family
 from tools.inputs import (
-    AUXILIARY_INPUTS,
-    INPUT_MODALITIES,
+    all_inputs_violation,
     compatible_modalities,
+    imagery_violation,
+    modality_violation,
     models_time,
     requested_imagery,
-    requested_modalities,
-    takes_any,
 )
 from tools.variants import size_for_data
 
@@ -31,50 +30,6 @@ OUTPUT_TASKS = frozenset({"captioning", "vqa", "visual grounding", "generation"}
 TEXT_TASKS = frozenset({"zero-shot classification", "vqa", "visual grounding"})
 # Device-implied budgets are soft by this factor; a stated parameter limit is exact.
 DEVICE_BUDGET_TOLERANCE = 1.25
-
-
-def modality_violation(record: ModelRecord, query: StructuredQuery) -> str | None:
-    """The record takes none of the requested modalities, or none of the kinds of imagery that name
-    the model asked for ('a hyperspectral encoder'), or saw only another planet's imagery."""
-    bodies = {sensor_body(s) for s in record.supported_sensors}
-    if bodies and "" not in bodies and not bodies & {sensor_body(s) for s in query.sensor}:
-        return f"pretrained on imagery of {' and '.join(sorted(bodies))} only, not of Earth"
-    wanted = requested_modalities(query)
-    if not wanted:
-        return None
-    if not record.modalities:
-        return "input modalities unknown"
-    if wanted - AUXILIARY_INPUTS:
-        # Text is the prompt or the answer, a DEM or LiDAR heights a layer beside the imagery: a
-        # model must take the imagery.
-        wanted = wanted - AUXILIARY_INPUTS
-    # A wavelength-aware model takes any band set the user asks it to ('arbitrary spectral bands').
-    any_set = query.any_bands and record.spectral_alignment == Alignment.full
-    if not takes_any(record, wanted, INPUT_MODALITIES) and not (any_set and takes_any(record, wanted)):
-        return f"takes {', '.join(record.modalities)}, not {', '.join(sorted(wanted))}"
-    if query.model_kinds and not takes_any(record, query.model_kinds):
-        asked = " or ".join(query.model_kinds)
-        return f"takes {', '.join(record.modalities)}: not the {asked} model asked for"
-    return None
-
-
-def all_inputs_violation(record: ModelRecord, query: StructuredQuery) -> str | None:
-    """The user needs one model taking every kind of imagery asked for ('takes both Sentinel-1 and
-    Sentinel-2', 'optical and radar fusion') and the record does not take one of them; of one kind
-    from several sensors ('VIIRS night lights together with Sentinel-2'), is not documented for one."""
-    if not query.all_inputs:
-        return None
-    wanted = requested_imagery(query)  # without Multi-temporal, which requested_modalities drops
-    either = wanted & EITHER_MODALITIES if query.either_modality else set()
-    groups = ([either] if either else []) + [{m} for m in sorted(wanted - either)]
-    if len(groups) < 2:
-        unseen = [s for s in query.sensor if not set(record.supported_sensors) & sensor_family(s)]
-        if unseen and len({frozenset(sensor_family(s)) for s in query.sensor}) > 1:
-            return f"is not documented for {unseen[0]} beside the other inputs"
-        return None
-    if missing := [g for g in groups if not takes_any(record, g)]:
-        return f"does not take {' or '.join(sorted(missing[0]))} beside the other inputs"
-    return None
 
 
 def series_violation(record: ModelRecord, query: StructuredQuery) -> str | None:
@@ -368,6 +323,7 @@ def pretraining_violation(record: ModelRecord, query: StructuredQuery) -> str | 
 
 RULES: dict[str, Callable[[ModelRecord, StructuredQuery], str | None]] = {
     "modality": modality_violation,
+    "imagery": imagery_violation,
     "task": task_violation,
     "sensor": sensor_violation,
     "all_inputs": all_inputs_violation,

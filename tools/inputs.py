@@ -1,13 +1,13 @@
 """Which inputs a task asks for, and which record modalities serve them: as an input (the hard
-constraint) or in part (a fit the ranking weighs)."""
+constraint), in part (a fit the ranking weighs, and the last a closest match bends) or not at all."""
 
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping
 
-from agent.query import StructuredQuery
+from agent.query import EITHER_MODALITIES, StructuredQuery
 from rsfmd.schema import Alignment, ModelRecord
-from rsfmd.vocab import typical_modalities
+from rsfmd.vocab import sensor_body, sensor_family, typical_modalities
 
 # Which record modalities can serve a requested modality (beyond an exact match).
 COMPATIBLE_MODALITIES: dict[str, frozenset[str]] = {
@@ -78,3 +78,63 @@ def images_with_images(query: StructuredQuery) -> bool:
     # (an application RS-FMD does not hold pairs images with no one knows what: not only images)
     typical = typical_modalities(query.application) or ["Text"]
     return query.task_type == "retrieval" and not {"Text", "Audio"} & set(typical)
+
+
+def _must_take(query: StructuredQuery) -> set[str]:
+    """The requested modalities a model must take: Text is the prompt or the answer, a DEM or LiDAR
+    heights a layer beside the imagery, so with imagery asked for a model must take the imagery."""
+    wanted = requested_modalities(query)
+    return wanted - AUXILIARY_INPUTS if wanted - AUXILIARY_INPUTS else wanted
+
+
+def modality_violation(record: ModelRecord, query: StructuredQuery) -> str | None:
+    """The record takes none of the requested modalities nor data that can stand for them, or none
+    of the kinds of imagery that name the model asked for ('a hyperspectral encoder'), or saw only
+    another planet's imagery."""
+    bodies = {sensor_body(s) for s in record.supported_sensors}
+    if bodies and "" not in bodies and not bodies & {sensor_body(s) for s in query.sensor}:
+        return f"pretrained on imagery of {' and '.join(sorted(bodies))} only, not of Earth"
+    wanted = _must_take(query)
+    if not wanted:
+        return None
+    if not record.modalities:
+        return "input modalities unknown"
+    if not takes_any(record, wanted):
+        return f"takes {', '.join(record.modalities)}, not {', '.join(sorted(wanted))}"
+    if query.model_kinds and not takes_any(record, query.model_kinds):
+        asked = " or ".join(query.model_kinds)
+        return f"takes {', '.join(record.modalities)}: not the {asked} model asked for"
+    return None
+
+
+def imagery_violation(record: ModelRecord, query: StructuredQuery) -> str | None:
+    """The record takes the user's kind of data only through a related one (RGB of their
+    multispectral bands, a LiDAR model for their terrain model): a weaker fit, and the last a closest match
+    may bend before the task; a model taking nothing related breaks ``modality_violation``."""
+    wanted = _must_take(query)
+    if not wanted or not record.modalities:
+        return None
+    # A wavelength-aware model takes any band set the user asks it to ('arbitrary spectral bands').
+    any_set = query.any_bands and record.spectral_alignment == Alignment.full
+    if takes_any(record, wanted, INPUT_MODALITIES) or any_set or not takes_any(record, wanted):
+        return None
+    return f"takes {', '.join(record.modalities)}: {', '.join(sorted(wanted))} only through related input"
+
+
+def all_inputs_violation(record: ModelRecord, query: StructuredQuery) -> str | None:
+    """The user needs one model taking every kind of imagery asked for ('takes both Sentinel-1 and
+    Sentinel-2', 'optical and radar fusion') and the record does not take one of them; of one kind
+    from several sensors ('VIIRS night lights together with Sentinel-2'), is not documented for one."""
+    if not query.all_inputs:
+        return None
+    wanted = requested_imagery(query)  # without Multi-temporal, which requested_modalities drops
+    either = wanted & EITHER_MODALITIES if query.either_modality else set()
+    groups = ([either] if either else []) + [{m} for m in sorted(wanted - either)]
+    if len(groups) < 2:
+        unseen = [s for s in query.sensor if not set(record.supported_sensors) & sensor_family(s)]
+        if unseen and len({frozenset(sensor_family(s)) for s in query.sensor}) > 1:
+            return f"is not documented for {unseen[0]} beside the other inputs"
+        return None
+    if missing := [g for g in groups if not takes_any(record, g)]:
+        return f"does not take {' or '.join(sorted(missing[0]))} beside the other inputs"
+    return None

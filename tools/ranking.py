@@ -174,6 +174,9 @@ RELAXATION_ORDER: tuple[str, ...] = (
     "encoder",
     "license",
     "compute",
+    # Taking the user's data only through a related input (RGB of their bands) bends before the
+    # task: a model that does not produce the output asked for, or reads no text, is of no use.
+    "imagery",
     "task",
     # A model over the budget, or shown on another task, can still be run; one whose weights are not
     # released cannot (when weights are not needed, nothing is relaxed for them).
