@@ -163,3 +163,20 @@ def test_features_found_disappointing_are_no_pretext_asked_for():
     )
     assert query.pretext == []
     assert query.modality == ["SAR"]
+
+
+def test_a_clip_asked_for_takes_text_and_one_tried_or_compared_does_not():
+    asked = _query(
+        "I like the idea of a remote-sensing CLIP where the class names act as a prior, for 0.5 m "
+        "aerial tiles with 8 labels per class, on a 6 GB laptop GPU."
+    )
+    assert "Text" in asked.modality
+    promising = _query(
+        "A distilled CLIP idea looked promising, but I'd rather start from a small backbone for "
+        "Sentinel-2 cloud masks on a Jetson."
+    )
+    compared = _query(
+        "We compared CLIP-style embeddings against purely visual features as class prototypes. We need "
+        "few-shot segmentation of aerial RGB on one GPU."
+    )
+    assert "Text" not in promising.modality and "Text" not in compared.modality
