@@ -39,6 +39,7 @@ from rsfmd.licenses import within_licenses
 from tools.candidate import Candidate
 from tools.clarification import questions_for
 from tools.closest import filter_candidates
+from tools.filtering import cannot_download
 from tools.model_facts import model_profile
 from tools.precedent import PrecedentFit, small_compute
 from tools.ranking import no_result_on_application, overall_confidence, score_candidates
@@ -265,8 +266,15 @@ class Orchestrator:
             ranked = self.llm.rerank(turn.query, ranked[:cut], turn.offline_query) + ranked[cut:]
             confidence, gap = self._confidence(turn, ranked)
         if turn.answer_in_full:
-            # 'which models take LiDAR?': those taking LiDAR itself before those taking a DEM.
-            ranked = sorted(ranked, key=lambda c: c.record.model_id not in turn.answer_in_full)
+            # 'which models take LiDAR?': those taking LiDAR itself before those taking a DEM; one
+            # the user cannot download still after every one they can.
+            ranked = sorted(
+                ranked,
+                key=lambda c: (
+                    cannot_download(c.record, turn.query, c.relaxed),
+                    c.record.model_id not in turn.answer_in_full,
+                ),
+            )
             confidence, gap = self._confidence(turn, ranked)
         turn.ranked = ranked
         application = turn.query.application

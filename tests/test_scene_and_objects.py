@@ -88,3 +88,10 @@ def test_embeddings_the_user_would_happily_use_are_accepted_not_required() -> No
     said = "Sentinel-2 land cover on a laptop; I would happily use precomputed embeddings if they exist."
     assert not _query(said).precomputed_embeddings
     assert _query("Sentinel-2 land cover on a laptop; I want precomputed embeddings.").precomputed_embeddings
+
+
+def test_a_detector_to_train_asks_for_detection():
+    assert (
+        _query("I plan to train a detector for vehicles on drone frames; one GPU.").task_type == "detection"
+    )
+    assert _query("We want a change detector for Sentinel-2 image pairs.").task_type == "change detection"

@@ -10,7 +10,13 @@ from tests.records import make_record
 from tools.candidate import Candidate
 from tools.closest import filter_candidates
 from tools.evidence import EvidenceIndex
-from tools.filtering import compute_violation, imagery_violation, modality_violation, weights_violation
+from tools.filtering import (
+    cannot_download,
+    compute_violation,
+    imagery_violation,
+    modality_violation,
+    weights_violation,
+)
 from tools.ranking import score_candidates
 
 
@@ -128,3 +134,23 @@ def test_models_whose_release_is_unknown_do_not_count_towards_enough() -> None:
     # A question about the catalogue downloads nothing: a model whose release is unknown counts.
     about = interpret("Which SAR models segment water?").query
     assert not filter_candidates([*known, unknown], about, minimum=3).short
+
+
+def test_a_catalogue_question_lists_models_the_user_cannot_download_last() -> None:
+    # 'Is there a model whose backbone ingests thermal?' from a team that will train it: the models
+    # taking RGB and thermal together answer it in full, but one whose release no source shows
+    # still comes after every model the user can download.
+    selection = select_models(
+        "Our drone carries a paired RGB + thermal (LWIR) camera and we fly traffic surveys into the "
+        "night. We have about 30k annotated RGB-infrared pairs and two A100s, so I plan to train the "
+        "whole network rather than a head. Is there a remote-sensing foundation model whose backbone "
+        "actually ingests the thermal channel, rather than an RGB-only backbone?",
+        k=6,
+        clarify=False,
+    )
+    assert any("answer it in full first" in a for a in selection.answers)
+    by_id = {r.model_id: r for r in load_records()}
+    blocked = [
+        cannot_download(by_id[m.model_id], selection.query, m.relaxed_constraints) for m in selection.models
+    ]
+    assert blocked == sorted(blocked)  # every downloadable model first
