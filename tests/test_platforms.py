@@ -11,8 +11,10 @@ from agent.interpreter import interpret
 from agent.query import StructuredQuery
 from rsfmd.loader import load_records
 from rsfmd.vocab import airborne
+from tests.records import make_record
 from tools.filtering import violations
-from tools.ranking import flown_apart
+from tools.ranking import flown_apart, takes_rare
+from tools.variants import sensors_taking
 
 
 def _query(text: str) -> StructuredQuery:
@@ -146,3 +148,18 @@ def test_the_imagery_a_task_is_done_on_is_the_one_a_model_must_take() -> None:
     # Two kinds named as the task's imagery: both stay.
     both = interpret("We count people in the thermal frames and in the RGB frames shot from a small drone.")
     assert {"Thermal", "RGB"} <= set(both.query.modality)
+
+
+def test_a_checkpoint_stating_its_own_inputs_decides_where_the_model_takes_them_from() -> None:
+    # SatlasPretrain's Landsat checkpoint takes bands B1-B11, thermal included; its aerial one
+    # takes RGB. It is a thermal model for Landsat, not for drone frames.
+    satlas = next(r for r in load_records() if r.model_id == "satlaspretrain")
+    assert "Thermal" in satlas.modalities
+    assert set(sensors_taking(satlas, {"Thermal"})) == {"Landsat-8", "Landsat-9"}
+    assert "Aerial" in sensors_taking(satlas, {"RGB"})
+    plain = make_record("plain", modalities=["RGB"], supported_sensors=["Aerial", "Sentinel-2"])
+    assert sensors_taking(plain, {"RGB"}) == ["Aerial", "Sentinel-2"]
+    drone = StructuredQuery(modality=["RGB", "Thermal"], sensor=["UAV"])
+    assert not takes_rare(satlas, drone, frozenset({"Thermal"}))
+    with pytest.raises(ValueError, match="add it to the model's modalities"):
+        make_record("x", modalities=["RGB"], variants=[{"name": "x-tir", "modalities": ["Thermal"]}])

@@ -24,7 +24,7 @@ from tools.adaptation import trainable_m
 from tools.candidate import Candidate, Criterion
 from tools.filtering import size_for_user
 from tools.inputs import compatible_modalities, requested_imagery, requested_modalities
-from tools.variants import dedicated_variant
+from tools.variants import dedicated_variant, sensors_taking
 
 # A model is far from the user's imagery when everything it saw is this many times coarser (or
 # finer) than the user's pixels.
@@ -133,8 +133,11 @@ def imagery_fit(record: ModelRecord, query: StructuredQuery) -> tuple[float, lis
     if record.category == Category.embedding_product:
         return 0.75, []  # judged on its grid by the modality criterion
     evidence: list[str] = []
-    pretrained = pretraining_sensors(record)
     imagery = requested_imagery(query)
+    # (of a model whose checkpoints take different inputs, the sensors it takes the user's from)
+    pretrained, documented_for = pretraining_sensors(record), set(sensors_taking(record, imagery))
+    if documented_for != set(record.supported_sensors):
+        pretrained &= documented_for
     if query.sensor:
         family = set().union(*(sensor_family(s) for s in query.sensor))
         inferred = field_confidence(record, "supported_sensors") < LOW_CONFIDENCE
@@ -143,10 +146,10 @@ def imagery_fit(record: ModelRecord, query: StructuredQuery) -> tuple[float, lis
             evidence.append(f"likely takes {', '.join(own)} (inferred from its datasets)")
         elif own:
             score, evidence = _own_imagery(record, query, own, pretrained, imagery)
-        elif documented := sorted(set(query.sensor) & set(record.supported_sensors)):
+        elif documented := sorted(set(query.sensor) & documented_for):
             score = 0.75
             evidence.append(f"documented for {', '.join(documented)}, though not pretrained on it")
-        elif related := sorted(family & (pretrained | set(record.supported_sensors))):
+        elif related := sorted(family & (pretrained | documented_for)):
             score = 0.65
             evidence.append(f"pretrained on {', '.join(related)}, a closely related sensor")
         elif record.spectral_alignment == Alignment.full:

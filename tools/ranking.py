@@ -11,7 +11,7 @@ fixed shares. This module sums them, orders the candidates and gives each its co
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 
 from agent.query import StructuredQuery
 from agent.wording import with_article
@@ -35,6 +35,7 @@ from tools.inputs import MAP_INPUTS, requested_imagery, requested_modalities, ta
 from tools.precedent import PrecedentFit
 from tools.region_fit import generalizability_fit, shorten
 from tools.result_credit import frozen_fit, performance_fit, regime_fit
+from tools.variants import sensors_taking
 
 BASE_WEIGHTS: dict[str, float] = {
     "application": 0.25,
@@ -206,17 +207,18 @@ def distinctive_modalities(query: StructuredQuery) -> frozenset[str]:
     return frozenset({m for m in wanted if counts.get(m, 0) * DISTINCTIVE_RARITY <= common} | pairs)
 
 
-def flown_apart(record: ModelRecord, query: StructuredQuery) -> bool:
+def flown_apart(record: ModelRecord, query: StructuredQuery, inputs: Collection[str] = ()) -> bool:
     """The user's imagery is all airborne and the record documented for satellites only, or the
-    reverse: the rare input it takes (satellite thermal at 100 m) is not the user's (drone frames)."""
+    reverse: the rare input it takes (satellite thermal at 100 m) is not the user's (drone frames).
+    With ``inputs``, only the sensors the record takes them from count."""
     theirs = {a for s in query.sensor if (a := airborne(s)) is not None}
-    ours = {a for s in record.supported_sensors if (a := airborne(s)) is not None}
+    ours = {a for s in sensors_taking(record, inputs) if (a := airborne(s)) is not None}
     return len(theirs) == 1 and bool(ours) and not theirs & ours
 
 
 def takes_rare(record: ModelRecord, query: StructuredQuery, rare: frozenset[str]) -> bool:
     """Whether the record takes the rare input asked for, from the user's kind of platform."""
-    return takes_any(record, rare) and not flown_apart(record, query)
+    return takes_any(record, rare) and not flown_apart(record, query, rare)
 
 
 def score_candidates(

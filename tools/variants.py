@@ -17,7 +17,7 @@ from functools import cache
 from agent.reading.terms import find_terms
 from rsfmd.backbones import MatchStatus, match_backbone
 from rsfmd.schema import ModelRecord, Variant
-from rsfmd.vocab import sensor_modality
+from rsfmd.vocab import sensor_family, sensor_modality
 
 # Checkpoint names abbreviate multispectral ("RN50 MS", "Swin v2 MSI"), which the modality
 # vocabulary does not hold: as a word of running text "MS" means too many other things.
@@ -33,6 +33,27 @@ def variant_data(name: str) -> tuple[frozenset[str], frozenset[str]]:
     if _MULTISPECTRAL_TAG.search(name):
         modalities.add("Multispectral")
     return sensors, frozenset(modalities)
+
+
+def variant_inputs(variant: Variant) -> tuple[frozenset[str], frozenset[str]]:
+    """(sensors, modalities) of a variant: read from its name, with the inputs it states itself."""
+    sensors, modalities = variant_data(variant.name)
+    return sensors, modalities | frozenset(variant.modalities)
+
+
+def sensors_taking(record: ModelRecord, modalities: Collection[str]) -> list[str]:
+    """The sensors the record takes ``modalities`` from: when a checkpoint states inputs the others
+    lack (a Landsat one taking thermal bands), those of the released checkpoints taking them, so
+    SatlasPretrain's thermal is Landsat's, not its aerial checkpoint's; else every sensor it is
+    documented for."""
+    if not any(v.modalities for v in record.variants) or not modalities:
+        return list(record.supported_sensors)
+    named: set[str] = set()
+    for variant in record.released_variants:
+        sensors, kinds = variant_inputs(variant)
+        if kinds & set(modalities):
+            named |= set().union(*map(sensor_family, sensors)) if sensors else set(record.supported_sensors)
+    return [s for s in record.supported_sensors if s in named]
 
 
 def variant_size(variant: Variant) -> float | None:
@@ -58,7 +79,7 @@ def size_for_data(record: ModelRecord, sensors: Collection[str], modalities: Col
         return smallest
     fitting, other = [], False
     for variant in record.released_variants:
-        named_sensors, named_modalities = variant_data(variant.name)
+        named_sensors, named_modalities = variant_inputs(variant)
         if named_sensors and sensors:
             fits = bool(named_sensors & set(sensors))  # the sensor decides: Aerial RGB is not Sentinel-2
         else:
@@ -80,7 +101,7 @@ def dedicated_variant(record: ModelRecord, sensors: Collection[str], kinds: Coll
     imagery (``kinds``, with the modalities that stand in for them) and for nothing else: a
     checkpoint pretrained on the user's kind of imagery alone ("RN50 SAR", "Sentinel1_SwinB_SI")."""
     for variant in record.released_variants:
-        named_sensors, named_modalities = variant_data(variant.name)
+        named_sensors, named_modalities = variant_inputs(variant)
         if named_sensors and sensors:
             if named_sensors <= set(sensors):
                 return variant.name
