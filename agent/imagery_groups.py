@@ -8,7 +8,7 @@ from rsfmd.schema import Alignment, ModelRecord
 from rsfmd.vocab import sensor_family
 from tools.candidate import Candidate
 from tools.inputs import requested_imagery, requested_modalities
-from tools.ranking import distinctive_modalities, takes_rare
+from tools.ranking import distinctive_modalities, flown_apart, takes_rare
 
 
 def imagery_groups(imagery: set[str]) -> list[tuple[str, frozenset[str]]]:
@@ -74,8 +74,9 @@ def answers_in_full(
 ) -> bool:
     """Whether a model that passes a question about the catalogue answers all of it: takes every
     imagery asked for, LiDAR or DEM itself (not the other), and is documented for every sensor named
-    (or takes any band set)."""
-    if not takes_all(record, groups):
+    (or takes any band set), taking each from the user's kind of platform (Landsat's thermal bands
+    do not answer it for drone frames)."""
+    if not takes_all(record, groups) or any(flown_apart(record, query, kinds) for _, kinds in groups):
         return False
     if any(m not in record.modalities for m in requested_modalities(query) & {"LiDAR", "DEM"}):
         return False

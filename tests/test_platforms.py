@@ -163,3 +163,11 @@ def test_a_checkpoint_stating_its_own_inputs_decides_where_the_model_takes_them_
     assert not takes_rare(satlas, drone, frozenset({"Thermal"}))
     with pytest.raises(ValueError, match="add it to the model's modalities"):
         make_record("x", modalities=["RGB"], variants=[{"name": "x-tir", "modalities": ["Thermal"]}])
+
+
+def test_a_model_taking_thermal_only_from_landsat_is_no_strict_fit_for_drone_thermal_frames() -> None:
+    records = {r.model_id: r for r in load_records()}
+    drone = StructuredQuery(modality=["Thermal"], sensor=["UAV"])
+    landsat = StructuredQuery(modality=["Thermal"], sensor=["Landsat-8"])
+    assert "sensor" in violations(records["satlaspretrain"], drone)
+    assert not violations(records["satlaspretrain"], landsat)

@@ -22,7 +22,7 @@ from tools.inputs import (
     models_time,
     requested_imagery,
 )
-from tools.variants import size_for_data
+from tools.variants import sensors_taking, size_for_data
 
 # Tasks whose output only a model built for them can produce (a CLIP encoder writes no captions).
 OUTPUT_TASKS = frozenset({"captioning", "vqa", "visual grounding", "generation"})
@@ -43,7 +43,8 @@ def series_violation(record: ModelRecord, query: StructuredQuery) -> str | None:
 
 
 def sensor_violation(record: ModelRecord, query: StructuredQuery) -> str | None:
-    """The record is not documented for any requested sensor (sensor-agnostic models pass)."""
+    """The record is not documented for any requested sensor (sensor-agnostic models pass), counting
+    only the sensors it takes the user's kind of imagery from (``sensors_taking``)."""
     if not query.sensor:
         return None
     if record.spectral_alignment == Alignment.full:
@@ -51,11 +52,12 @@ def sensor_violation(record: ModelRecord, query: StructuredQuery) -> str | None:
     wanted: set[str] = set()
     for sensor in query.sensor:
         wanted |= sensor_family(sensor)
-    if set(record.supported_sensors) & wanted:
+    documented = sensors_taking(record, requested_imagery(query))
+    if set(documented) & wanted:
         return None
     if not record.supported_sensors:
         return "supported sensors unknown"
-    return f"documented for {', '.join(record.supported_sensors[:4])}, not {', '.join(query.sensor)}"
+    return f"documented for {', '.join(documented[:4])}, not {', '.join(query.sensor)}"
 
 
 def size_for_user(record: ModelRecord, query: StructuredQuery) -> float | None:

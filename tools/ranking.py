@@ -296,7 +296,7 @@ def score_candidates(
         unobtainable = cannot_download(x.record, query, x.relaxed)
         # Documented for another sensor on another kind of platform (satellite thermal for drone
         # frames): after those for another sensor on the user's kind of platform.
-        apart = "sensor" in x.relaxed and flown_apart(x.record, query)
+        apart = "sensor" in x.relaxed and flown_apart(x.record, query, asked_imagery)
         # Among closest matches, one bending a constraint relaxed early (a sensor) comes before one
         # bending a constraint relaxed late (taking every kind of imagery the user has, the budget).
         bent = max((RELAXATION_ORDER.index(c) for c in other if c in RELAXATION_ORDER), default=-1)
