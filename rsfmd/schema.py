@@ -110,7 +110,7 @@ class Variant(_Strict):
     released: bool | None = Field(default=None, description="False: described, but no public checkpoint.")
     modalities: list[str] = Field(
         default_factory=list,
-        description="Inputs of this checkpoint where its name does not say them (a Landsat one taking thermal bands).",
+        description="Inputs of this checkpoint its name does not say (a Landsat one taking thermal bands).",
     )
 
     @field_validator("modalities")
@@ -330,7 +330,8 @@ class ModelRecord(_Strict):
         if self.release_date and self.release_year and self.release_year != self.release_date.year:
             raise ValueError("release_year disagrees with release_date: keep one of them")
         if missing := {m for v in self.variants for m in v.modalities} - set(self.modalities):
-            raise ValueError(f"a variant takes {', '.join(sorted(missing))}: add it to the model's modalities")
+            taken = ", ".join(sorted(missing))
+            raise ValueError(f"a variant takes {taken}: add it to the model's modalities")
         if self.weights_available is False and self.weights:
             raise ValueError(
                 "weights_available is false but a weights link is given: drop the link, "
