@@ -109,8 +109,8 @@ def modality_violation(record: ModelRecord, query: StructuredQuery) -> str | Non
 
 def imagery_violation(record: ModelRecord, query: StructuredQuery) -> str | None:
     """The record takes the user's kind of data only through a related one (RGB of their
-    multispectral bands, a LiDAR model for their terrain model): a weaker fit, and the last a closest match
-    may bend before the task; a model taking nothing related breaks ``modality_violation``."""
+    multispectral bands, a LiDAR model for their terrain model): a weaker fit, which closest matches
+    bend before the task. A model taking nothing related breaks ``modality_violation`` instead."""
     wanted = _must_take(query)
     if not wanted or not record.modalities:
         return None
