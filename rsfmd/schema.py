@@ -24,7 +24,7 @@ from pydantic import (
     model_validator,
 )
 
-from rsfmd.traits import architecture_families, names_a_generative_llm, names_prompts
+from rsfmd.record_views import RecordViews
 from rsfmd.usage import Usage
 from rsfmd.vocab import (
     metric_info,
@@ -222,7 +222,7 @@ class Benchmark(_Strict):
         return dict(zip(self.metrics, self.metrics_value, strict=True))
 
 
-class ModelRecord(_Strict):
+class ModelRecord(_Strict, RecordViews):
     """One remote-sensing foundation model in RS-FMD."""
 
     # Identity and links (paper Table 4, main fields).
@@ -338,76 +338,6 @@ class ModelRecord(_Strict):
                 "or set weights_available to true if the weights are out"
             )
         return self
-
-    # Derived views used by the tools.
-    @property
-    def all_task_types(self) -> list[str]:
-        """Declared task types plus those of the reported benchmarks."""
-        return _dedupe([*self.task_types, *(b.task_type for b in self.benchmarks)])
-
-    @property
-    def writes_text(self) -> bool:
-        """Whether the model writes free text (captions, answers): it captions, or is built on a
-        large language model. CLIP-style models answer only by picking from given choices."""
-        if "captioning" in self.all_task_types:
-            return True
-        return names_a_generative_llm(f"{self.backbone or ''} {self.short_description}")
-
-    @property
-    def backbone_text(self) -> str:
-        """The record's backbone and its variants' backbones and names, as one text."""
-        return " | ".join([self.backbone or "", *(f"{v.backbone or ''} {v.name}" for v in self.variants)])
-
-    @property
-    def architectures(self) -> frozenset[str]:
-        """Architecture families of the record's backbones ('CNN', 'transformer', 'Mamba'), from
-        their names; empty when no backbone names one."""
-        return architecture_families(
-            " ".join([self.backbone or "", *(v.backbone or "" for v in self.variants)])
-        )
-
-    @property
-    def takes_prompts(self) -> bool:
-        """Whether the model segments from point or box prompts (SAM-style), as its record says."""
-        if not {"segmentation", "instance segmentation"} & set(self.all_task_types):
-            return False
-        described = " ".join(
-            [self.backbone or "", self.short_description, self.pretext_training_type or "", self.notes or ""]
-        )
-        return names_prompts(described)
-
-    @property
-    def released_variants(self) -> list[Variant]:
-        """The variants not known to lack a public checkpoint."""
-        return [v for v in self.variants if v.released is not False]
-
-    @property
-    def released_sizes(self) -> list[float]:
-        """Parameters (millions) of the main variant and of every released one, where stated."""
-        sizes = [v.num_parameters for v in self.released_variants if v.num_parameters is not None]
-        return sizes + ([self.num_parameters] if self.num_parameters is not None else [])
-
-    @property
-    def smallest_parameters(self) -> float | None:
-        """Parameters (millions) of the smallest released variant, when known."""
-        return min(self.released_sizes, default=None)
-
-    @property
-    def largest_parameters(self) -> float | None:
-        """Parameters (millions) of the largest released variant, when known."""
-        return max(self.released_sizes, default=None)
-
-    @property
-    def weights_released(self) -> bool | None:
-        """Whether pretrained weights are out: the stated flag, else True when a weights link is known."""
-        if self.weights_available is not None:
-            return self.weights_available
-        return True if self.weights else None
-
-    @property
-    def year(self) -> int | None:
-        """Release year: from the release date, else from release_year."""
-        return self.release_date.year if self.release_date else self.release_year
 
     def to_json_line(self) -> str:
         """One JSONL line, without empty optional fields or the usage rows (kept in usage.csv)."""
