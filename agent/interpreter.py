@@ -126,10 +126,11 @@ def interpret(
     lowered = written.lower()
     sensor_terms = find_terms(written, "sensors")
     ruled = ruled_out_spans(lowered)
-    exclusions = keep_own_data(read_exclusions(lowered), lowered, sensor_terms, ruled)
+    rgb_alone = rules_out_rgb_alone(lowered)
+    exclusions = keep_own_data(read_exclusions(lowered), lowered, sensor_terms, ruled, rgb_alone)
     unruled = blank_spans(lowered, ruled)
     bands = named_bands(unruled)  # 'no SWIR or thermal': bands ruled out are none named
-    exclusions = keep_named_elsewhere(exclusions, unruled, bands, rules_out_rgb_alone(lowered))
+    exclusions = keep_named_elsewhere(exclusions, unruled, bands, rgb_alone)
     # A data product named for what it measures ('a canopy height model') is data, not the task.
     data_found = data_terms(lowered)
     data = [(s, e) for _, s, e in data_found]

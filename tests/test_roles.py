@@ -995,3 +995,17 @@ def test_several_applications_listed_ask_for_a_general_backbone() -> None:
 )
 def test_a_new_sensor_or_odd_band_set_asks_for_any_bands(text: str, wanted: bool) -> None:
     assert _query(text).any_bands is wanted
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Tree crowns from 4-band (R, G, B, NIR) aerial orthophotos. The NIR band matters, so I'd rather "
+        "not throw it away to fit an RGB-only backbone.",
+        "Drone hyperspectral cubes, 270 bands; no RGB models.",
+    ],
+)
+def test_a_kind_of_model_one_would_rather_not_adapt_to_is_ruled_out(text: str) -> None:
+    query = _query(text)
+    assert query.exclusions.modalities == ["RGB"]
+    assert "RGB" not in query.modality

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 
 from agent.mentions import NOT
 from agent.query import Exclusions
+from agent.reading.platforms import carried_platforms
 from agent.reading.slips import find_terms_fuzzy
 from agent.reading.tables import model_noun_after, person_noun_after
 from agent.reading.terms import TermSpan, find_terms
@@ -100,17 +101,25 @@ def read_exclusions(text: str) -> Exclusions:
 
 
 def keep_own_data(
-    exclusions: Exclusions, lowered: str, sensor_terms: Sequence[TermSpan], ruled: Sequence[tuple[int, int]]
+    exclusions: Exclusions,
+    lowered: str,
+    sensor_terms: Sequence[TermSpan],
+    ruled: Sequence[tuple[int, int]],
+    rgb_alone: bool = False,
 ) -> Exclusions:
     """``exclusions`` without a kind of imagery ruled out only as a kind of model when a sensor of
     that kind is the task's own data: 'we have Sentinel-1 vignettes; the ViT-Base SAR models would
     be too slow' rules out a size of model, not the user's SAR ('Sentinel-1 but no SAR' still
-    rules out SAR). ``ruled``: the ``ruled_out_spans`` of ``lowered``."""
+    rules out SAR). A drone carrying another camera is no RGB of the user's, and RGB ruled out as
+    the only input (``rgb_alone``) stays ruled out. ``ruled``: the ``ruled_out_spans`` of ``lowered``."""
+    carried = carried_platforms(lowered, [name for name, _, _ in sensor_terms], list(sensor_terms), [])
     own = {
         sensor_modality(name)
         for name, start, end in sensor_terms
-        if not any(s <= start and end <= e for s, e in ruled)
+        if not any(s <= start and end <= e for s, e in ruled) and name not in carried
     }
+    if rgb_alone:
+        own.discard("RGB")
     said = [
         (name, s + end)
         for s, e in ruled
@@ -127,11 +136,17 @@ def keep_own_data(
     return exclusions if kept == exclusions.modalities else exclusions.model_copy(update={"modalities": kept})
 
 
+# 'an RGB-only backbone', 'models taking only RGB', 'RGB alone'.
+_RGB_ONLY = re.compile(r"\brgb[\s-]only\b|\bonly\s+(?:\w+\s+)?rgb\b|\brgb\s+alone\b")
+
+
 def rules_out_rgb_alone(text: str) -> bool:
-    """Whether the task rules out models taking RGB alone ('uses the NIR band, not just RGB'): said
-    of imagery that has the RGB bands, so naming them as the user's own does not undo it."""
+    """Whether the task rules out models taking RGB alone ('uses the NIR band, not just RGB', 'no
+    RGB-only backbone'): said of imagery that has the RGB bands, so naming them as the user's own
+    does not undo it."""
     return any(
-        _NOT_JUST.match(text, match.start()) and _rgb_alone(_ruled_out(match)[1])
+        (_NOT_JUST.match(text, match.start()) or _RGB_ONLY.search(_ruled_out(match)[1]))
+        and _rgb_alone(_ruled_out(match)[1])
         for match in _EXCLUDE.finditer(text)
     )
 
