@@ -3,6 +3,7 @@ out, and 'like Prithvi but smaller' (or 'something smaller?' after an answer) be
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from agent.reading import Reading
@@ -44,6 +45,7 @@ def read_model_names(turn: Turn, resources: Resources, reading: Reading) -> None
         turn.say(f"Read as said of other models, not asked about: {names}")
     # (a model the user runs today is one tried, unless they ask whether it is the right choice)
     tried = [m for m in reading.models_in({"reference", "current"}, mentions.spans) if m in turn.named_models]
+    tried += [m for m in _judged_poor(turn.text, mentions.spans) if m in turn.named_models and m not in tried]
     current = [m for m in reading.models_in({"current"}, mentions.spans) if m in tried]
     if current and cue_pattern("current_model", "judged").search(turn.text.lower()):
         tried = [m for m in tried if m not in current]
@@ -61,6 +63,28 @@ def read_model_names(turn: Turn, resources: Resources, reading: Reading) -> None
         # 'we tried Prithvi ... something else?': the tried model is not offered again.
         turn.named_models = [m for m in turn.named_models if m not in tried]
         turn.say(f"Left out as already tried: {_leave_out(turn, resources, tried)}")
+
+
+# Where the clause after a model's name ends: 'SatMAE gave mush, so ...' judges SatMAE alone.
+_CLAUSE_END = re.compile(r"[,;:.?!()]|\s(?:but|while|whereas|although|though)\s")
+
+
+def _judged_poor(text: str, spans: list[tuple[int, int, tuple[str, ...]]]) -> list[str]:
+    """Models the task states a poor result of, in the clause that names them ('plain OpenAI CLIP
+    gave mush', 'SatMAE performed poorly for us'): tried, though no 'tried' says so. A question
+    ('did Prithvi do badly because of the bands?') states nothing."""
+    verdict = cue_pattern("setup_trouble", "verdict")
+    judged = []
+    for start, end in sentence_spans(text):
+        if text[start:end].rstrip().endswith("?"):
+            continue
+        for s, e, ids in spans:
+            if start <= s < end:
+                after = text[e:end]
+                clause = after[: m.start()] if (m := _CLAUSE_END.search(after)) else after
+                if verdict.match(clause.lower()):
+                    judged += ids
+    return list(dict.fromkeys(judged))
 
 
 def _stuck_setting_up(

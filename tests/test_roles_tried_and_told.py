@@ -180,3 +180,18 @@ def test_a_clip_asked_for_takes_text_and_one_tried_or_compared_does_not():
         "few-shot segmentation of aerial RGB on one GPU."
     )
     assert "Text" not in promising.modality and "Text" not in compared.modality
+
+
+@pytest.mark.parametrize(
+    ("said", "left_out"),
+    [
+        ("Prithvi-EO-2.0 gave poor results on our scenes.", True),
+        ("Prithvi-EO-2.0 performed poorly for us, so we need something else.", True),
+        ("Did Prithvi-EO-2.0 do badly because of our band order?", False),
+        ("Prithvi-EO-2.0 fails to load on my machine.", False),
+    ],
+)
+def test_a_model_stated_to_have_done_poorly_was_tried(said: str, left_out: bool) -> None:
+    text = f"Flood mapping from Sentinel-2 on one GPU. {said} Which models should we try?"
+    selection = select_models(text, k=5, clarify=False)
+    assert ("prithvi-eo-2.0" in selection.query.exclusions.models) is left_out
