@@ -790,3 +790,27 @@ def test_a_word_given_as_a_prompt_is_text_the_model_reads() -> None:
     # Points and boxes are prompts too, but no text; a quoted example of the input is no prompt.
     assert "Text" not in _query("We prompt the model with points on 10 cm drone RGB, no labels.").modality
     assert "Text" not in _query("Our drone RGB frames show scenes like 'flooded parking lot'.").modality
+
+
+@pytest.mark.parametrize(
+    "asked",
+    [
+        "Is there any pretrained model that takes thermal input?",
+        "Is there a backbone that actually ingests the thermal channel?",
+    ],
+)
+def test_a_model_asked_for_by_the_input_it_takes_must_take_it(asked: str) -> None:
+    text = (
+        f"Our drone carries paired RGB and thermal cameras and we detect wildfire smoke on a Jetson. {asked}"
+    )
+    assert _query(text).model_kinds == ["Thermal"]
+    result = select_models(text, k=3, clarify=False)
+    assert result.models and all("Thermal" in RECORDS[m.model_id].modalities for m in result.models)
+
+
+def test_text_to_image_search_is_retrieval_not_generation() -> None:
+    text = (
+        "We want to adapt a remote-sensing CLIP model to 2 million RGB chips with auto-generated captions, "
+        "to power text-to-image search in our catalogue. Which models are the best bases?"
+    )
+    assert _query(text).task_type == "retrieval"

@@ -62,12 +62,14 @@ def person_noun_after() -> re.Pattern[str]:
 
 @cache
 def model_trained_before() -> re.Pattern[str]:
-    """A model noun and what it saw, right before a kind of imagery: 'a model pretrained on
+    """A model noun and what it saw or takes, right before a kind of imagery: 'a model pretrained on
     [thermal]', 'any model that has actually seen [thermal] infrared', 'a model that knows aerial
-    [thermal] imagery' (``cues.csv``, field ``model_noun``); search it up to the kind's start."""
+    [thermal] imagery', 'a backbone that ingests the [thermal] channel' (``cues.csv``, field
+    ``model_noun``); search it up to the kind's start."""
     words = dict(cues("model_noun"))
     return re.compile(
-        rf"\b(?:{words['noun']})\s+(?:(?:that|which)\s+)?(?:{words['trained']})\s+(?:[a-z-]+\s+){{0,2}}$"
+        rf"\b(?:{words['noun']})\s+(?:(?:that|which)\s+)?(?:{words['trained']}|{words['takes']})\s+"
+        r"(?:[a-z-]+\s+){0,2}$"
     )
 
 
