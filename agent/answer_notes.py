@@ -160,6 +160,13 @@ def relaxed(met: int, top: list[Candidate]) -> str | None:
     if not constraints:
         return None
     which = ", ".join(r.replace("_", " ") for r in constraints)
+    if met >= len(top):
+        # (more models met every constraint than are shown: a closest match ranked above them)
+        names = [c.record.model_name for c in top if c.relaxed]
+        return (
+            f"{', '.join(names)}: {'a closest match' if len(names) == 1 else 'closest matches'} with "
+            f"{which} relaxed, ranked above {met} models that met every constraint"
+        )
     return (
         f"Only {met} {'model' if met == 1 else 'models'} met every constraint; the others "
         f"shown are closest matches with {which} relaxed"

@@ -1893,6 +1893,20 @@ def test_a_partly_relaxed_answer_says_how_many_models_met_every_constraint() -> 
     assert note.startswith(f"Only {met} models met every constraint; the others shown are closest matches")
 
 
+def test_a_task_model_ready_for_the_application_comes_closest_when_no_labels_and_another_sensor() -> None:
+    text = (
+        "Canopy height maps from SPOT 6/7 imagery (1.5 m, RGB plus NIR), straight out of a pretrained "
+        "model: no budget to label or retrain. Which models can we run as-is?"
+    )
+    selection = select_models(text, k=3, clarify=False, settings=_settings())
+    assert selection.query.data_regime == "zero-shot"
+    assert selection.models[0].model_id == "highrescanopyheight"
+    assert any(
+        a.startswith("HighResCanopyHeight: a closest match with sensor relaxed")
+        for a in selection.assumptions
+    )
+
+
 def test_imagery_named_without_its_kind_beside_location_is_the_applications_usual_imagery() -> None:
     result = interpret("predict species occurrence from location and satellite images", encode=_encode())
     query = result.query

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from agent.query import StructuredQuery
 from rsfmd.schema import ModelRecord
-from tools.filtering import cannot_download, size_for_user, violations
+from tools.filtering import cannot_download, released_trained_for, size_for_user, violations
 from tools.ranking import RARE_INPUT_RELAXABLE, RELAXATION_ORDER, distinctive_modalities, takes_rare
 
 
@@ -40,6 +40,10 @@ class FilterOutcome:
         return sorted({c for cs in self.relaxed.values() for c in cs})
 
 
+# What a ready task model may break and still come closest for a task the user has no labels for.
+READY_MODEL_RELAXABLE = frozenset({"sensor", "band_flexibility"})
+
+
 def filter_candidates(
     records: Sequence[ModelRecord],
     query: StructuredQuery,
@@ -51,7 +55,9 @@ def filter_candidates(
     order; a modality mismatch is never relaxed, so a SAR task never gets an optical-only model.
     When the task's inputs include one few models take (``distinctive_modalities``) and fewer than
     ``minimum`` models taking it survive, those documented for another sensor, or over a size budget
-    read from the device (not one the user stated), are added as closest matches too.
+    read from the device (not one the user stated), are added as closest matches too; so are task
+    models released trained for the application, documented for another sensor, when the user has
+    no labels and nothing else gives the output as it is.
     """
     broken = {r.model_id: violations(r, query) for r in records}
     survivors = [r for r in records if not broken[r.model_id]]
@@ -71,6 +77,19 @@ def filter_candidates(
                 and broken[record.model_id]
                 and set(broken[record.model_id]) <= bendable
                 and not _far_over_budget(record, query)
+            ):
+                outcome.survivors.append(record)
+                outcome.relaxed[record.model_id] = sorted(broken[record.model_id])
+                outcome.rejected.pop(record.model_id, None)
+    ready = [r for r in survivors if released_trained_for(r, query.application)]
+    if query.data_regime == "zero-shot" and not ready:
+        # Nothing meeting every constraint gives the output without labels: a task model released
+        # trained for the application, documented for another sensor, comes closest.
+        for record in records:
+            if (
+                released_trained_for(record, query.application)
+                and broken[record.model_id]
+                and set(broken[record.model_id]) <= READY_MODEL_RELAXABLE
             ):
                 outcome.survivors.append(record)
                 outcome.relaxed[record.model_id] = sorted(broken[record.model_id])

@@ -199,6 +199,16 @@ def runs_model(query: StructuredQuery) -> bool:
     return query.open_weights or query.compute.device_class is not None or query.data_regime is not None
 
 
+def released_trained_for(record: ModelRecord, application: str | None) -> bool:
+    """A task model released already trained for ``application``: it runs on the user's data as it is."""
+    return (
+        application is not None
+        and record.category == Category.task_specific
+        and record.weights_released is True
+        and evaluated_on(record, application)
+    )
+
+
 def cannot_download(record: ModelRecord, query: StructuredQuery, relaxed: Collection[str]) -> bool:
     """The user needs downloadable weights (``runs_model``) and will not get them: the record was
     kept despite its weights constraint (``relaxed``: the constraints it breaks), or no source

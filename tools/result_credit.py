@@ -10,7 +10,7 @@ from rsfmd.datasets import dataset_identity, evaluated_on
 from rsfmd.schema import Category, ModelRecord
 from tools.candidate import Candidate, Criterion, Predict
 from tools.evidence import RELEVANCE_WEIGHT, EvidenceIndex, EvidenceItem, setting_class
-from tools.filtering import size_for_user
+from tools.filtering import released_trained_for, size_for_user
 from tools.fit import parameter_budget, results_far_from, results_on_other_sensors
 from tools.inputs import images_with_images
 from tools.region_fit import shorten
@@ -189,7 +189,7 @@ def regime_fit(c: Candidate, query: StructuredQuery) -> Criterion:
             return Criterion(0.45, evidence=[f"vision-language, but not shown doing {task} without training"])
         if "zero-shot" in settings:
             return Criterion(0.9, evidence=["zero-shot results reported"])
-        if r.category == Category.task_specific and r.weights_released and evaluated_on(r, query.application):
+        if released_trained_for(r, query.application):
             # A task model released trained for the user's application runs on their data as it is.
             return Criterion(0.9, evidence=[f"released already trained for {query.application}"])
         if r.category == Category.embedding_product:
