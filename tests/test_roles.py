@@ -1009,3 +1009,17 @@ def test_a_kind_of_model_one_would_rather_not_adapt_to_is_ruled_out(text: str) -
     query = _query(text)
     assert query.exclusions.modalities == ["RGB"]
     assert "RGB" not in query.modality
+
+
+def test_what_a_named_model_was_trained_on_is_said_of_it_not_the_task() -> None:
+    text = (
+        "Colleagues want to sort 60,000 unlabelled aerial RGB tiles into categories they invent as they go. "
+        "I came across RSCLIP, the one trained on synthetic captions, but found no weights. Which models can "
+        "I run zero-shot, with text prompts only?"
+    )
+    assert _query(text).task_type == "zero-shot classification"
+
+
+def test_multispectral_laser_scanning_is_lidar() -> None:
+    text = "Tree species from multispectral airborne laser scanning point clouds; 6,300 labelled trees."
+    assert _query(text).modality == ["LiDAR"]
