@@ -1023,3 +1023,14 @@ def test_what_a_named_model_was_trained_on_is_said_of_it_not_the_task() -> None:
 def test_multispectral_laser_scanning_is_lidar() -> None:
     text = "Tree species from multispectral airborne laser scanning point clouds; 6,300 labelled trees."
     assert _query(text).modality == ["LiDAR"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Sea-ice typing in the Fram Strait from TerraSAR-X ScanSAR HH.",
+        "The dominant forest type in the Alps from Sentinel-2.",
+    ],
+)
+def test_a_type_of_class_is_no_text_typed_in(text: str) -> None:
+    assert "Text" not in _query(text).modality
