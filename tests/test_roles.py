@@ -1034,3 +1034,21 @@ def test_multispectral_laser_scanning_is_lidar() -> None:
 )
 def test_a_type_of_class_is_no_text_typed_in(text: str) -> None:
     assert "Text" not in _query(text).modality
+
+
+def test_a_sensor_named_as_the_users_own_is_not_ruled_out_by_a_cost_said_of_it() -> None:
+    text = (
+        "Canopy metrics wall to wall across 520,000 km2. Sentinel-1 and -2 are the only imagery I can afford "
+        "at that scale; running a big encoder over six years of S1/S2 for the whole region is out."
+    )
+    query = _query(text)
+    assert {"Sentinel-1", "Sentinel-2"} <= set(query.sensor)
+    assert not query.exclusions.sensors
+
+
+def test_what_a_model_is_built_around_is_said_of_it() -> None:
+    text = (
+        "Cropland mapping from aerial orthophotos at 0.1 m, four bands (R, G, B, NIR). I looked at AgriFM, "
+        "but it's built around 10-30 m Sentinel-2/Landsat/MODIS time series. Which backbone copes?"
+    )
+    assert _query(text).sensor == ["Aerial"]

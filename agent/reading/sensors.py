@@ -159,18 +159,24 @@ def _rgb_alone(fragment: str) -> bool:
 def keep_named_elsewhere(
     exclusions: Exclusions, unruled: str, bands: Sequence[str], rgb_alone: bool = False
 ) -> Exclusions:
-    """``exclusions`` without a kind of imagery the task also names as its own, outside what it rules
-    out: 'I want the TIRS bands ... some scenes came as products without thermal bands' keeps
-    thermal; 'my only input is a DTM ... so I'm not forcing a DTM through an RGB stem' keeps the DEM.
-    RGB ruled out as the only input (``rgb_alone``: 'not just RGB') stays ruled out.
-    ``unruled``: the task with what it rules out blanked; ``bands``: the bands it names there."""
+    """``exclusions`` without a kind of imagery or a sensor the task also names as its own, outside
+    what it rules out: 'I want the TIRS bands ... some scenes came as products without thermal
+    bands' keeps thermal; 'my only input is a DTM ... so I'm not forcing a DTM through an RGB stem'
+    keeps the DEM; 'Sentinel-1 and -2 are the only imagery I can afford ... running a big encoder
+    over six years of S1/S2 is out' keeps both sensors. RGB ruled out as the only input
+    (``rgb_alone``: 'not just RGB') stays ruled out. ``unruled``: the task with what it rules out
+    blanked; ``bands``: the bands it names there."""
     vocabulary = get_vocabulary("modalities")
     named = {name for name, _, _ in find_terms(unruled, "modalities")}
     named |= {m for b in bands if (m := vocabulary.get(b)) is not None}
     if rgb_alone:
         named.discard("RGB")
+    own_sensors = {name for name, _, _ in find_terms(unruled, "sensors")}
     kept = [m for m in exclusions.modalities if m not in named]
-    return exclusions if kept == exclusions.modalities else exclusions.model_copy(update={"modalities": kept})
+    sensors = [s for s in exclusions.sensors if s not in own_sensors]
+    if kept == exclusions.modalities and sensors == exclusions.sensors:
+        return exclusions
+    return exclusions.model_copy(update={"modalities": kept, "sensors": sensors})
 
 
 # 'GEDI labels', 'GEDI footprints as labels', 'labels from GEDI': a sensor named as the labels'
