@@ -147,3 +147,13 @@ def test_a_dem_model_takes_lidar_heights_and_a_lidar_model_no_terrain_model() ->
     lidar = _query("Segment tree crowns from our airborne LiDAR canopy height rasters; one GPU.")
     assert "LiDAR" in lidar.modality
     assert imagery_violation(records["decur"], lidar) is None  # a DEM model takes the rasterised heights
+
+
+def test_lidar_named_as_the_source_of_an_elevation_model_is_no_input_of_its_own() -> None:
+    derived = _query(
+        "Wetlands in 25 cm aerial orthophotos (RGB + NIR); I want the model to see a LiDAR-derived "
+        "DEM as extra channels. Is there a pretrained model that ingests optical plus elevation?"
+    )
+    assert "DEM" in derived.modality and "LiDAR" not in derived.modality
+    both = _query("Buildings from airborne LiDAR point clouds and a DEM of the valley.")
+    assert {"LiDAR", "DEM"} <= set(both.modality)

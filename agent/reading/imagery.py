@@ -261,6 +261,10 @@ def read_modalities(
             "very-high-resolution RGB + near-infrared imagery read as RGB or multispectral: a model "
             "for true colour uses three of its four bands"
         )
+    if "LiDAR" in modalities and "DEM" in modalities and _lidar_named_as_source(lowered, terms, sensor_terms):
+        # 'an airborne LiDAR bare-earth DEM': the input is the elevation model LiDAR was made into.
+        modalities.remove("LiDAR")
+        notes.append("LiDAR named as the source of an elevation model: the elevation model is the input")
     modalities = [m for m in dict.fromkeys(modalities) if m not in exclusions.modalities]
     if _INFRARED_ALONE.search(lowered) and not set(modalities) & {
         "Thermal",
@@ -279,6 +283,21 @@ def read_modalities(
             "is not required of a model"
         )
     return modalities, either
+
+
+# Between LiDAR and the elevation model made of it: 'LiDAR-derived', 'LiDAR bare-earth', 'LiDAR 1 m'.
+_TO_PRODUCT = re.compile(r"(?:[\s-]+(?!and\b|or\b|plus\b|with\b)[\w.]+){0,3}?[\s-]+$")
+
+
+def _lidar_named_as_source(lowered: str, terms: list[TermSpan], sensor_terms: list[TermSpan]) -> bool:
+    """Whether every mention of LiDAR (as data or as a sensor) names the source of an elevation
+    model right after it ('a LiDAR-derived DEM', 'airborne LiDAR bare-earth DEM at 1 m')."""
+    lidar = [(s, e) for m, s, e in terms if m == "LiDAR"]
+    lidar += [(s, e) for name, s, e in sensor_terms if sensor_modality(name) == "LiDAR"]
+    dems = [s for m, s, _ in terms if m == "DEM"]
+    return bool(lidar) and all(
+        any(start >= end and _TO_PRODUCT.fullmatch(lowered, end, start) for start in dems) for _, end in lidar
+    )
 
 
 # Kinds of imagery a task is done on (a DEM, text or a map comes beside them).
