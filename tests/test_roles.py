@@ -1052,3 +1052,13 @@ def test_what_a_model_is_built_around_is_said_of_it() -> None:
         "but it's built around 10-30 m Sentinel-2/Landsat/MODIS time series. Which backbone copes?"
     )
     assert _query(text).sensor == ["Aerial"]
+
+
+def test_imagery_that_shows_only_what_hides_the_target_is_ruled_out() -> None:
+    text = (
+        "An inventory of landslides under forest canopy, where optical images show only trees. We have an "
+        "airborne LiDAR bare-earth DEM at 1 m. Which pretrained models take elevation rasters as input?"
+    )
+    query = _query(text)
+    assert query.modality == ["DEM"]
+    assert {"RGB", "Multispectral"} <= set(query.exclusions.modalities)

@@ -112,7 +112,7 @@ _ACTIVITY = re.compile(
     re.IGNORECASE,
 )
 _ARTICLE = re.compile(
-    r"^(?:(?:and|or|but|so|also|then|a|an|the|any|our|my|their|these|those)\s+)+", re.IGNORECASE
+    r"^(?:(?:and|or|but|so|also|then|where|when|a|an|the|any|our|my|their|these|those)\s+)+", re.IGNORECASE
 )
 
 
