@@ -74,7 +74,7 @@ def _judged_poor(text: str, spans: list[tuple[int, int, tuple[str, ...]]]) -> li
     gave mush', 'SatMAE performed poorly for us'): tried, though no 'tried' says so. A question
     ('did Prithvi do badly because of the bands?') states nothing."""
     verdict = cue_pattern("setup_trouble", "verdict")
-    judged = []
+    judged: list[str] = []
     for start, end in sentence_spans(text):
         if text[start:end].rstrip().endswith("?"):
             continue
