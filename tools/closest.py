@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 
 from agent.query import StructuredQuery
@@ -38,6 +38,12 @@ class FilterOutcome:
     def relaxed_constraints(self) -> list[str]:
         """Every constraint relaxed for at least one kept model."""
         return sorted({c for cs in self.relaxed.values() for c in cs})
+
+    def keep_closest(self, record: ModelRecord, broken: Collection[str]) -> None:
+        """Keep ``record`` as a closest match despite the constraints it breaks (``broken``)."""
+        self.survivors.append(record)
+        self.relaxed[record.model_id] = sorted(broken)
+        self.rejected.pop(record.model_id, None)
 
 
 # What a ready task model may break and still come closest for a task the user has no labels for.
@@ -78,11 +84,10 @@ def filter_candidates(
                 and set(broken[record.model_id]) <= bendable
                 and not _far_over_budget(record, query)
             ):
-                outcome.survivors.append(record)
-                outcome.relaxed[record.model_id] = sorted(broken[record.model_id])
-                outcome.rejected.pop(record.model_id, None)
-    ready = [r for r in survivors if released_trained_for(r, query.application)]
-    if query.data_regime == "zero-shot" and not ready:
+                outcome.keep_closest(record, broken[record.model_id])
+    if query.data_regime == "zero-shot" and not any(
+        released_trained_for(r, query.application) for r in survivors
+    ):
         # Nothing meeting every constraint gives the output without labels: a task model released
         # trained for the application, documented for another sensor, comes closest.
         for record in records:
@@ -91,9 +96,7 @@ def filter_candidates(
                 and broken[record.model_id]
                 and set(broken[record.model_id]) <= READY_MODEL_RELAXABLE
             ):
-                outcome.survivors.append(record)
-                outcome.relaxed[record.model_id] = sorted(broken[record.model_id])
-                outcome.rejected.pop(record.model_id, None)
+                outcome.keep_closest(record, broken[record.model_id])
     outcome.rare_short = bool(rare) and sum(takes_rare(r, query, rare) for r in outcome.survivors) < minimum
     outcome.short = sum(_obtainable(r, query, outcome) for r in outcome.strict) < minimum
     if not outcome.short:
@@ -108,9 +111,7 @@ def filter_candidates(
         ]
         extra.sort(key=lambda r: len(broken[r.model_id]))
         for record in extra:
-            outcome.survivors.append(record)
-            outcome.relaxed[record.model_id] = sorted(broken[record.model_id])
-            outcome.rejected.pop(record.model_id, None)
+            outcome.keep_closest(record, broken[record.model_id])
         if sum(_obtainable(r, query, outcome) for r in outcome.survivors) >= minimum:
             break
     return outcome

@@ -144,11 +144,11 @@ def rules_out_rgb_alone(text: str) -> bool:
     """Whether the task rules out models taking RGB alone ('uses the NIR band, not just RGB', 'no
     RGB-only backbone'): said of imagery that has the RGB bands, so naming them as the user's own
     does not undo it."""
-    return any(
-        (_NOT_JUST.match(text, match.start()) or _RGB_ONLY.search(_ruled_out(match)[1]))
-        and _rgb_alone(_ruled_out(match)[1])
-        for match in _EXCLUDE.finditer(text)
-    )
+    for match in _EXCLUDE.finditer(text):
+        fragment = _ruled_out(match)[1]
+        if (_NOT_JUST.match(text, match.start()) or _RGB_ONLY.search(fragment)) and _rgb_alone(fragment):
+            return True
+    return False
 
 
 def _rgb_alone(fragment: str) -> bool:
