@@ -30,7 +30,8 @@ _SIZE_NOUNS = r"(?:models?|ones?|networks?|backbones?|variants?|encoders?|option
 # 'the largest remote sensing foundation model', 'the largest vision-language model': only such
 # words between the size and the model.
 _SIZE_FILLER = (
-    r"(?:[\s-]+(?:possible|available|open|pretrained|remote|sensing|foundation|earth|observation|eo|rs|"
+    r"(?:[\s-]+(?:possible|available|open|openly|public|publicly|released|downloadable|pretrained|remote|"
+    r"sensing|foundation|earth|observation|eo|rs|"
     r"geospatial|vision|language|multimodal|multi-modal|sar|optical|multispectral|hyperspectral|thermal|"
     r"lidar))*"
 )

@@ -15,9 +15,10 @@ from dataclasses import dataclass, field
 from agent.query import EITHER_MODALITIES, Exclusions, StructuredQuery
 from agent.reading.compute import read_compute
 from agent.reading.datasets import NamedData, read_datasets
-from agent.reading.imagery import asked_model_kinds, data_terms, named_bands, read_modalities
+from agent.reading.imagery import data_terms, named_bands, read_modalities
 from agent.reading.labels import read_regime
 from agent.reading.licences import asks_commercial_use, asks_open_weights, read_licences
+from agent.reading.model_kinds import asked_model_kinds
 from agent.reading.places import read_regions
 from agent.reading.preferences import (
     architectures,

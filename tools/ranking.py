@@ -300,13 +300,15 @@ def score_candidates(
         # Among closest matches, one bending a constraint relaxed early (a sensor) comes before one
         # bending a constraint relaxed late (taking every kind of imagery the user has, the budget).
         bent = max((RELAXATION_ORDER.index(c) for c in other if c in RELAXATION_ORDER), default=-1)
+        # A model several times over the device's budget does not run there at all: after one that
+        # runs there, though documented for another sensor or platform.
         return (
             unobtainable,
             bool(other),
             bent,
+            "compute" in x.relaxed and far_over_budget(x.record, query),
             lacks,
             bool(relaxed),
-            "compute" in x.relaxed and far_over_budget(x.record, query),
             apart,
             -x.score,
             x.record.model_name.lower(),

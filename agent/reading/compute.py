@@ -167,7 +167,9 @@ BOUND_BEFORE = re.compile(
     r"(at most|no (?:larger|bigger|heavier) than|nothing (?:larger|bigger|heavier) than|"
     r"not (?:larger|bigger|heavier) than|up to|"
     # 'I'd rather not go beyond a ViT-Base', 'nothing beyond a ResNet-50'
-    r"not (?:to )?go (?:beyond|above|past|over|bigger than|larger than)|nothing (?:beyond|above|past)))"
+    r"not (?:to )?go (?:beyond|above|past|over|bigger than|larger than)|nothing (?:beyond|above|past)|"
+    # 'anything much bigger than ViT-Base is ruled out'
+    r"anything (?:much )?(?:(?:larger|bigger|heavier) than|beyond|above|past)))"
     r"\s+(?:an?\s+|the\s+)?$"
 )
 _SIZED_AS = re.compile(r"[\s-]*(?:sized|size|scale|class)\b(?!\s+(?:or|and)\b)")

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from agent.query import EITHER_MODALITIES, Exclusions
 from agent.reading.platforms import airborne_sensors, carried_platforms
 from agent.reading.preferences import wished
-from agent.reading.tables import cue_pattern, model_noun_after, model_trained_before, person_noun_after
+from agent.reading.tables import cue_pattern, person_noun_after
 from agent.reading.terms import TermSpan, find_terms
 from rsfmd.vocab import airborne, get_vocabulary, sensor_modality, typical_modalities
 
@@ -20,7 +20,7 @@ _GENERIC_IMAGERY = re.compile(
     r"\b(?:satellite|aerial|overhead|remote[\s-]sensing|earth observation|eo)\s+"
     r"(?:images?|imagery|data|photos?|tiles?|scenes?|patches)\b"
 )
-_NOT_IMAGERY = frozenset({"Text", "Location", "Audio", "Vector map"})
+NOT_IMAGERY = frozenset({"Text", "Location", "Audio", "Vector map"})
 
 
 # OpenStreetMap named as the map that falls short, the map to complete or the labels' source, not
@@ -81,15 +81,17 @@ def _vhr_multispectral(sensor: str) -> bool:
 
 def data_terms(written: str) -> list[TermSpan]:
     """The modality terms of ``written``; 'a pretrained canopy height model' is a model that
-    predicts heights, not a lidar product, and 'SAR analysts' are people."""
+    predicts heights, not a lidar product, 'SAR analysts' are people and 'high-elevation forests'
+    a place."""
     lowered = written.lower()
-    people = person_noun_after()
+    people, place = person_noun_after(), cue_pattern("place_property", "before")
     return [
         (m, s, e)
         for m, s, e in find_terms(written, "modalities")
         if not (lowered[s:e].endswith(("model", "models")) and _PRETRAINED_BEFORE.search(lowered, 0, s))
         # ('no SAR analyst', 'radar expertise'): a kind of imagery said of people is no data
         and not people.match(lowered, e)
+        and not place.search(lowered, max(0, s - 15), s)
     ]
 
 
@@ -243,7 +245,7 @@ def read_modalities(
     vhr = [s for s in sensors if _vhr_multispectral(s)]
     if (
         vhr
-        and (not set(modalities) - _NOT_IMAGERY - {"Multi-temporal"} or by_platform)
+        and (not set(modalities) - NOT_IMAGERY - {"Multi-temporal"} or by_platform)
         and not _NAMES_BANDS.search(lowered)
         and not EITHER_MODALITIES & set(exclusions.modalities)
     ):
@@ -317,53 +319,6 @@ def _task_imagery(terms: list[TermSpan], lowered: str) -> str | None:
     return named.pop() if len(named) == 1 else None
 
 
-# A kind ruled out: 'no RGB model', or inside a restated exclusion ('; no ... an RGB-only backbone').
-_NEGATED = re.compile(r"\b(?:no|not|non|without)[\s-]+(?:an?\s+|any\s+)?$|;\s*no\s[^;]*$")
-# Between two kinds named together: 'hyperspectral or LiDAR', 'SAR/optical', 'RGB+NIR'.
-_JOINED = re.compile(r"\s*(?:[+/,]|\bor\b|\band\b)\s*")
-# Kinds of imagery named by a word the modality table leaves to other rules.
-_KIND_WORDS = (
-    (re.compile(r"\b(?:sar|radar)\b"), ("SAR",)),
-    (re.compile(r"\boptical\b"), ("Multispectral", "RGB")),
-)
-
-
-def asked_model_kinds(lowered: str, data: list[TermSpan], sensor_terms: list[TermSpan]) -> list[str]:
-    """The kinds of imagery that name the model asked for ('a pretrained hyperspectral encoder',
-    'which SAR foundation models', 'a Sentinel-1 checkpoint'): the model must take one of them.
-    One ruled out ('no RGB-only backbone') names none. ``data``: the text's ``data_terms``."""
-    named: list[tuple[Sequence[str], int, int]] = [((m,), s, e) for m, s, e in data]
-    # A satellite's name, not a platform's: 'our drone model' is the make of the drone.
-    named += [
-        ((kind,), s, e)
-        for sensor, s, e in sensor_terms
-        if airborne(sensor) is False and (kind := sensor_modality(sensor))
-    ]
-    named += [(kinds, *m.span()) for pattern, kinds in _KIND_WORDS for m in pattern.finditer(lowered)]
-    follows = model_noun_after()
-    trained = model_trained_before()
-    naming = {
-        (s, e) for _, s, e in named if follows.match(lowered, e) or trained.search(lowered, max(0, s - 80), s)
-    }
-    # 'hyperspectral or hyperspectral+LiDAR models': a kind joined to one that names the model does too.
-    while joined := {
-        (s, e)
-        for _, s, e in named
-        if (s, e) not in naming
-        and (link := _JOINED.match(lowered, e))
-        and any(start == link.end() for start, _ in naming)
-    }:
-        naming |= joined
-    found = [
-        kind
-        for kinds, start, end in named
-        if (start, end) in naming and not _NEGATED.search(lowered, 0, start)
-        for kind in kinds
-        if kind not in _NOT_IMAGERY and kind != "Multi-temporal"
-    ]
-    return list(dict.fromkeys(found))
-
-
 def add_usual_imagery(
     application: str,
     task_type: str | None,
@@ -377,10 +332,10 @@ def add_usual_imagery(
     generic = _GENERIC_IMAGERY.search(lowered)
     # (not for generation, where the imagery named is the output)
     inputs = task_type != "generation"
-    if generic and inputs and modalities and set(modalities) <= _NOT_IMAGERY | {"Multi-temporal"}:
+    if generic and inputs and modalities and set(modalities) <= NOT_IMAGERY | {"Multi-temporal"}:
         # 'species occurrence from location and satellite images': imagery is an input too,
         # of a kind not named; the application's usual imagery stands for it.
-        usual = [m for m in typical_modalities(application) if m not in _NOT_IMAGERY]
+        usual = [m for m in typical_modalities(application) if m not in NOT_IMAGERY]
         if usual:
             modalities.extend(m for m in usual if m not in exclusions.modalities)
             notes.append(

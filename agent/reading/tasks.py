@@ -40,6 +40,12 @@ _PER_PIXEL = re.compile(
     r"\b(?:each|every|per)[\s-]pixel\b|\bpixel[\s-]?(?:wise|level|by[\s-]pixel|classification)\b"
     r"|\blabell?ed pixels\b|\bpixels (?:per|of each) class\b"
 )
+# A ground size per pixel is the resolution, not a per-pixel output: '25 cm per pixel', 'a few
+# centimetres per pixel'.
+_GROUND_PER_PIXEL = re.compile(
+    r"(?:\d\s*|\bfew\s+|\bone\s+|\bhalf\s+a\s+)"
+    r"(?:cm|mm|m|km|(?:centi|milli|kilo)?met(?:re|er)s?)\s+(?:per|a|each)\s+pixel\b"
+)
 
 # Tasks whose answer is text.
 _TEXT_ANSWERS = frozenset({"vqa", "captioning"})
@@ -332,7 +338,8 @@ def read_task_type(
         if any(a <= s and e <= b for a, b in swapped)
         or ((e - s > 12 or not application) and not any(a <= s and e <= b for a, b in app_spans))
     ]
-    if not explicit_tasks and _classify_whole().search(task_text) and not _PER_PIXEL.search(task_text):
+    per_pixel = _PER_PIXEL.search(_GROUND_PER_PIXEL.sub(" ", task_text))
+    if not explicit_tasks and _classify_whole().search(task_text) and not per_pixel:
         # 'classify Sentinel-2 patches into land cover classes': one label per patch.
         explicit_tasks = ["classification"]
     if explicit_tasks and explicit_tasks[0] != task_type:
@@ -359,7 +366,9 @@ def read_task_type(
     if (
         application is None
         and task_type is None
-        and re.search(r"pixel[\s-]level|per[\s-]pixel|\bsegment(?:s|ing|ed)?\b", lowered)
+        and re.search(
+            r"pixel[\s-]level|per[\s-]pixel|\bsegment(?:s|ing|ed)?\b", _GROUND_PER_PIXEL.sub(" ", lowered)
+        )
     ):
         task_type = "segmentation"
     if re.search(r"multi[\s-]?label", lowered) and task_type == "classification":
