@@ -74,8 +74,8 @@ _GPU_MEMORY = re.compile(
     r"(?:vram|gpu|graphics|video memory|memory|ram|card|gtx|rtx|quadro|titan)\b"
 )
 _GPU_MEMORY_AFTER = re.compile(
-    # 'a GPU with 24 GB', 'an A100 80GB', 'RTX 4090 (24 GB)'
-    rf"(?:gpu|vram|\b(?:{_GPU_MODELS})|[rg]tx\s?\w+(?:\s+ti)?)\s+(?:with\s+)?\(?(\d+(?:\.\d+)?)\s*gb\b"
+    # 'a GPU with 24 GB', 'an A100 80GB', 'RTX 4090 (24 GB)', '(RTX 3050, 4 GB)'
+    rf"(?:gpu|vram|\b(?:{_GPU_MODELS})|[rg]tx\s?\w+(?:\s+ti)?)(?:\s*,)?\s+(?:with\s+)?\(?(\d+(?:\.\d+)?)\s*gb\b"
 )
 # Google Colab's free tier: one T4 with 16 GB.
 _COLAB_FREE = re.compile(
