@@ -181,8 +181,12 @@ def interpret(
         # Pretraining goes on over the user's archive of image series: the model must take series.
         series_model = True
         notes.append("Pretraining further on your image series: only models that take image series are kept")
-    elif multi_temporal and "Text" in modalities and not series_model:
-        # A head over two dates can be put on any encoder, not on a model that answers in text.
+    elif (
+        multi_temporal and "Text" in modalities and not series_model and "change" in (task.application or "")
+    ):
+        # A head over two dates can be put on any encoder, not on a model that answers in text about
+        # a change. (Questions about a disaster scene, with pairs among them, are also answered from
+        # one image: there the series is weighed, not required.)
         series_model = True
         notes.append(
             "Answers in text about several dates: only models that read image series or pairs are kept"

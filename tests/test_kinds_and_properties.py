@@ -112,3 +112,26 @@ def test_a_model_far_over_the_devices_budget_comes_after_one_that_runs_there() -
         assert "Thermal" in RECORDS[model.model_id].modalities
         size = RECORDS[model.model_id].smallest_parameters
         assert size is not None and size <= 4 * 50, model.model_id
+
+
+def test_kinds_joined_after_the_one_that_names_the_model_name_it_too() -> None:
+    query = _read(
+        "Urban land cover over Houston from multispectral LiDAR rasters, 48-band hyperspectral and 5 cm RGB. "
+        "Which pretrained models can actually ingest the LiDAR and/or the hyperspectral layers, rather "
+        "than only the RGB?"
+    )
+    assert sorted(query.model_kinds) == ["Hyperspectral", "LiDAR"]
+
+
+def test_text_answers_about_a_change_need_pairs_but_other_questions_with_pairs_do_not() -> None:
+    damage = _read(
+        "After each hurricane we get post-event satellite tiles at 0.3-0.5 m and no labels. I need an open "
+        "vision-language model that names the disaster type, rates building damage and explains what it "
+        "sees, zero-shot, ideally with pre/post image pairs."
+    )
+    assert not damage.series_model
+    change = _read(
+        "We have bi-temporal 0.5 m image pairs and want a vision-language model that writes change "
+        "captions, sentences describing what changed between the two dates."
+    )
+    assert change.series_model

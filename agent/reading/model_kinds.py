@@ -15,8 +15,9 @@ from rsfmd.vocab import airborne, sensor_modality
 
 # A kind ruled out: 'no RGB model', or inside a restated exclusion ('; no ... an RGB-only backbone').
 _NEGATED = re.compile(r"\b(?:no|not|non|without)[\s-]+(?:an?\s+|any\s+)?$|;\s*no\s[^;]*$")
-# Between two kinds named together: 'hyperspectral or LiDAR', 'SAR/optical', 'RGB+NIR'.
-_JOINED = re.compile(r"\s*(?:[+/,]|\bor\b|\band\b)\s*")
+# Between two kinds named together: 'hyperspectral or LiDAR', 'SAR/optical', 'RGB+NIR', 'the LiDAR
+# and/or the hyperspectral'.
+_JOINED = re.compile(r"\s*(?:\band/or\b|[+/,]|\bor\b|\band\b)\s*(?:the\s+)?")
 # Kinds of imagery named by a word the modality table leaves to other rules.
 _KIND_WORDS = (
     (re.compile(r"\b(?:sar|radar)\b"), ("SAR",)),
@@ -47,13 +48,16 @@ def asked_model_kinds(lowered: str, data: list[TermSpan], sensor_terms: list[Ter
         or trained.search(lowered, max(0, s - 80), s)
         or (alone.match(lowered, e) and on.search(lowered, max(0, s - 12), s))
     }
-    # 'hyperspectral or hyperspectral+LiDAR models': a kind joined to one that names the model does too.
+    # 'hyperspectral or hyperspectral+LiDAR models', 'models that ingest the LiDAR and/or the
+    # hyperspectral': a kind joined to one that names the model does too.
     while joined := {
         (s, e)
         for _, s, e in named
         if (s, e) not in naming
-        and (link := _JOINED.match(lowered, e))
-        and any(start == link.end() for start, _ in naming)
+        and (
+            ((link := _JOINED.match(lowered, e)) and any(start == link.end() for start, _ in naming))
+            or any((after := _JOINED.match(lowered, end)) and after.end() == s for _, end in naming)
+        )
     }:
         naming |= joined
     found = [

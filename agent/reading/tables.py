@@ -64,12 +64,13 @@ def person_noun_after() -> re.Pattern[str]:
 def model_trained_before() -> re.Pattern[str]:
     """A model noun and what it saw or takes, right before a kind of imagery: 'a model pretrained on
     [thermal]', 'any model that has actually seen [thermal] infrared', 'a model that knows aerial
-    [thermal] imagery', 'a backbone that ingests the [thermal] channel' (``cues.csv``, field
-    ``model_noun``); search it up to the kind's start."""
+    [thermal] imagery', 'a backbone that ingests the [thermal] channel', 'models that can actually
+    ingest the [LiDAR]' (``cues.csv``, field ``model_noun``); search it up to the kind's start."""
     words = dict(cues("model_noun"))
     return re.compile(
-        rf"\b(?:{words['noun']})\s+(?:(?:that|which)\s+)?(?:{words['trained']}|{words['takes']})\s+"
-        r"(?:[a-z-]+\s+){0,2}$"
+        rf"\b(?:{words['noun']})\s+(?:(?:that|which)\s+)?(?:(?:can|could|will|would|must|should|do|does)\s+)?"
+        rf"(?:{words['trained']}|{words['takes']})\s+"
+        r"(?:[\w-]+\s+){0,2}$"
     )
 
 
