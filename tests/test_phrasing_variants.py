@@ -145,3 +145,8 @@ def test_imagery_a_model_might_also_take_is_optional() -> None:
         "on the rare occasions a clear scene exists, that's a bonus, not a requirement."
     )
     assert query.modality == ["SAR"] and query.sensor == ["Sentinel-1"]
+
+
+def test_what_makes_a_target_stand_out_is_no_imagery_made_unusable() -> None:
+    query = _read("Tailings dams from Sentinel-2, all 13 bands: SWIR is what makes tailings stand out.")
+    assert "SWIR" in query.bands
