@@ -300,8 +300,8 @@ def score_candidates(
         # Among closest matches, one bending a constraint relaxed early (a sensor) comes before one
         # bending a constraint relaxed late (taking every kind of imagery the user has, the budget).
         bent = max((RELAXATION_ORDER.index(c) for c in other if c in RELAXATION_ORDER), default=-1)
-        # A model several times over the device's budget does not run there at all: after one that
-        # runs there, though documented for another sensor or platform.
+        # A model FAR_OVER_BUDGET times the parameter budget or more does not run on the user's
+        # hardware at all: after one that does, though documented for another sensor or platform.
         return (
             unobtainable,
             bool(other),
