@@ -108,11 +108,27 @@ def without_size_question(text: str) -> str:
     return " ".join(_SIZE_WORD.sub(" ", _SIZE_SENTENCE.sub(" ", text)).split())
 
 
+# A superlative that is not asked for: refused or outdone ('not the biggest model around', 'rather
+# than the biggest one', 'a mid-size model beats the biggest one', 'we don't need the largest model'),
+# or said of what the user has ('a small ResNet is about the largest model I can afford').
+_NOT_ASKED_BEFORE = re.compile(
+    r"(?:\b(?:not|no|never|rather\s+than|instead\s+of|than|beats?|outperforms?)|n't)\s+(?:\w+\s+){0,2}$"
+    r"|(?<!\bwhat\s)(?<!\bwhich\s)\b(?:is|are)\s+(?:about\s+|roughly\s+|already\s+|probably\s+)?the\s+$",
+    re.IGNORECASE,
+)
+
+
+def _asked(pattern: re.Pattern[str], text: str) -> bool:
+    """Whether ``pattern`` finds a size superlative in ``text`` that the user asks for."""
+    before = (text[max(0, m.start() - 40) : m.start()] for m in pattern.finditer(text))
+    return any(not _NOT_ASKED_BEFORE.search(lead) for lead in before)
+
+
 def size_question(text: str) -> Literal["smallest", "largest"] | None:
     """Which end of the size range the task asks for ('the smallest model that ...'), if any."""
-    if _SMALLEST_QUESTION.search(text):
+    if _asked(_SMALLEST_QUESTION, text):
         return "smallest"
-    if _LARGEST_QUESTION.search(text):
+    if _asked(_LARGEST_QUESTION, text):
         return "largest"
     return None
 

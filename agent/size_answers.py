@@ -7,6 +7,7 @@ from agent.imagery_groups import imagery_groups, takes_all
 from agent.query import StructuredQuery
 from rsfmd.schema import Category, ModelRecord
 from tools.criteria import image_pairs_only
+from tools.filtering import task_takes_text
 from tools.fit import LOW_CONFIDENCE, size_confidence
 from tools.inputs import requested_modalities
 
@@ -20,10 +21,13 @@ def size_note(
     task = query.task_type
     # 'Sentinel-1 and Sentinel-2 together': a model for all the imagery asked for, not for part of it.
     groups = imagery_groups(requested_modalities(query))
+    # For a task with no text in or out, a vision-language model's size is mostly its language
+    # model: 'the biggest RS vision models' are not 7B chat models.
+    kinds = {Category.embedding_product} | (set() if task_takes_text(query) else {Category.vision_language})
     passing = [
         r
         for r in records
-        if r.category != Category.embedding_product
+        if r.category not in kinds
         and (task is None or task in r.all_task_types)
         and takes_all(r, groups)
         and not image_pairs_only(r, query)  # (a change captioner captions no single image)

@@ -5,7 +5,10 @@ from __future__ import annotations
 import pytest
 
 from agent.api import select_models
+from agent.catalogue_questions import size_question
 from agent.query import StructuredQuery
+from rsfmd.loader import load_records
+from rsfmd.schema import Category
 from tools.ranking import query_weights
 
 # The task the size phrasings below are added to.
@@ -87,3 +90,33 @@ def test_a_limit_restated_as_a_number_is_that_number(said: str, limit: float) ->
 )
 def test_a_laptop_with_a_gpu_is_a_gpu(said: str, device: str) -> None:
     assert _query(f"{_FLOOD_TASK} {said}").compute.device_class == device
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "I want a sensible balance of accuracy and size rather than the biggest model around.",
+        "Ideally under about 100M parameters, not the biggest model around.",
+        "We don't need the biggest model, just a good trade-off.",
+        "A sensible mid-size model beats the biggest one.",
+        "A small ResNet is about the largest model I can afford.",
+    ],
+)
+def test_a_size_superlative_the_user_does_not_ask_for_is_no_size_question(said: str) -> None:
+    assert size_question(said) is None
+    result = select_models(f"{_FLOOD_TASK} {said}", k=3, clarify=False)
+    assert not any(a.startswith(("Largest of", "Smallest of")) for a in result.answers)
+
+
+def test_the_largest_models_for_an_imagery_task_are_not_chat_models() -> None:
+    # A vision-language model's size is mostly its language model; for captions it counts.
+    asked = "What are the biggest public RS vision models for VHR RGB scene classification?"
+    vision = select_models(asked, k=3)
+    note = next(a for a in vision.answers if a.startswith("Largest of"))
+    by_name = {r.model_name: r for r in load_records()}
+    listed = [name.strip().split(" (")[0] for name in note.split(": ", 1)[1].split("), ")]
+    assert listed and all(by_name[n].category != Category.vision_language for n in listed)
+    captions = select_models("What is the largest model for captioning aerial RGB images?", k=3)
+    note = next(a for a in captions.answers if a.startswith("Largest of"))
+    first = note.split(": ", 1)[1].split(" (")[0]
+    assert by_name[first].category == Category.vision_language

@@ -167,6 +167,16 @@ def task_violation(record: ModelRecord, query: StructuredQuery) -> str | None:
     return None
 
 
+def task_takes_text(query: StructuredQuery) -> bool:
+    """Whether text goes in or comes out of the user's task: among their inputs or prompts, class
+    names or questions given as text, or a vision-language application."""
+    return bool(
+        "Text" in query.modality
+        or query.task_type in TEXT_TASKS
+        or (query.application and application_domain(query.application) == "vision-language")
+    )
+
+
 def reads_no_text_for(record: ModelRecord, query: StructuredQuery) -> bool:
     """Whether the user's task takes text (text among their inputs or prompts, or a vision-language
     application: 'open-vocabulary detection' takes its classes as text) and the model reads none,
