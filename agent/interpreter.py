@@ -53,6 +53,7 @@ from agent.reading.tasks import (
     told_in_text,
 )
 from agent.reading.terms import TermSpan, blank_spans, find_terms, overlaps
+from rsfmd.datasets import find_dataset
 from rsfmd.pretext import pretext_methods
 
 
@@ -118,6 +119,26 @@ def _imagery_of_resolution(resolution_m: float, notes: list[str]) -> tuple[list[
     return [], False
 
 
+# A benchmark the user trains on ('I'm training R3Det on HRSC2016'): its imagery is theirs.
+_TRAINING_ON = re.compile(r"\b(?:train\w*|fine[\s-]?tun\w*)\b[^.?!;]{0,50}?\b(?:on|with)\s+(?:the\s+)?$")
+
+
+def _imagery_of_datasets(named: NamedData, notes: list[str]) -> list[str]:
+    """The kinds of imagery of the benchmark datasets the user trains on ('training oriented object
+    detection on DOTA-v1.5'), when no kind or sensor is named: their data is the benchmark's."""
+    trained = [
+        info
+        for s, e in named.dataset_ranges
+        if _TRAINING_ON.search(named.plain[max(0, s - 80) : s].lower())
+        and (info := find_dataset(named.plain[s:e]))
+    ]
+    kinds = list(dict.fromkeys(m for info in trained for m in info.modalities if m != "Multi-temporal"))
+    if kinds:
+        names = ", ".join(dict.fromkeys(info.name for info in trained))
+        notes.append(f"no kind of imagery named: read as that of {names}, trained on ({', '.join(kinds)})")
+    return kinds
+
+
 def interpret(
     text: str, encode: Encode | None = None, *, similarity_threshold: float = 0.45
 ) -> Interpretation:
@@ -174,6 +195,8 @@ def interpret(
         # ('bi-temporal 0.5 m image pairs': a series of what the resolution says)
         kinds, either = _imagery_of_resolution(resolution_m, notes)
         modalities = [*kinds, *modalities]
+    if not set(modalities) - {"Multi-temporal"} and not sensors and named.datasets:
+        modalities = [*_imagery_of_datasets(named, notes), *modalities]
     licences, permissive = read_licences(lowered, notes)
     regions = read_regions(named.plain, named.dataset_ranges, exclusions.regions, notes)
     series_model = asks_series_model(lowered)

@@ -135,3 +135,15 @@ def test_text_answers_about_a_change_need_pairs_but_other_questions_with_pairs_d
         "captions, sentences describing what changed between the two dates."
     )
     assert change.series_model
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I want to fuse Sentinel-1 VV/VH and Sentinel-2 time series in one model for crop mapping.",
+        "Which pretrained radar-optical encoder should I fine-tune for crop maps on Sentinel-1 and -2?",
+        "We need a SAR-optical foundation model for Sentinel-1 and Sentinel-2 crop maps.",
+    ],
+)
+def test_radar_and_optical_fused_in_one_model_need_a_model_taking_both(text: str) -> None:
+    assert _read(text).all_inputs

@@ -157,3 +157,16 @@ def test_lidar_named_as_the_source_of_an_elevation_model_is_no_input_of_its_own(
     assert "DEM" in derived.modality and "LiDAR" not in derived.modality
     both = _query("Buildings from airborne LiDAR point clouds and a DEM of the valley.")
     assert {"LiDAR", "DEM"} <= set(both.modality)
+
+
+def test_what_is_typed_is_text_given_to_the_model() -> None:
+    for text in (
+        "We want to pull out solar farms from 30 cm orthophotos just by typing what we are looking for.",
+        "Which text-promptable detection models for aerial imagery would you suggest?",
+    ):
+        assert "Text" in _query(text).modality, text
+
+
+def test_the_imagery_of_a_benchmark_trained_on_is_the_users() -> None:
+    query = _query("I'm training oriented object detection on DOTA-v1.5 and I'm stuck at 71 mAP.")
+    assert query.modality == ["RGB"]

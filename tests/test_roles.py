@@ -288,6 +288,8 @@ def test_an_option_ruled_out_is_not_required() -> None:
     [
         "During the monsoon optical imagery is useless, so this is purely Sentinel-1 GRD for flood mapping.",
         "In the wet season optical data is no use here; Sentinel-1 GRD for flood mapping.",
+        "Between October and February optical scenes are almost always cloudy, so we use Sentinel-1 "
+        "stacks for flood mapping.",
     ],
 )
 def test_imagery_ruled_out_after_a_phrase_of_time_is_ruled_out(text: str) -> None:

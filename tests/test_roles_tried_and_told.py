@@ -195,3 +195,17 @@ def test_a_model_stated_to_have_done_poorly_was_tried(said: str, left_out: bool)
     text = f"Flood mapping from Sentinel-2 on one GPU. {said} Which models should we try?"
     selection = select_models(text, k=5, clarify=False)
     assert ("prithvi-eo-2.0" in selection.query.exclusions.models) is left_out
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Optical self-supervised recipes have behaved poorly on our speckled Sentinel-1 data; which "
+        "SAR-pretrained models should we start from for sea ice mapping?",
+        "Zero-shot text-prompted segmenters we tried on the thermal frames were poor; we need a model "
+        "for thermal land cover mapping.",
+    ],
+)
+def test_what_did_poorly_on_the_users_data_or_was_tried_is_no_requirement(text: str) -> None:
+    query = _query(text)
+    assert not {"RGB", "Multispectral", "Text"} & set(query.modality), query.modality

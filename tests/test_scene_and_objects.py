@@ -95,3 +95,15 @@ def test_a_detector_to_train_asks_for_detection():
         _query("I plan to train a detector for vehicles on drone frames; one GPU.").task_type == "detection"
     )
     assert _query("We want a change detector for Sentinel-2 image pairs.").task_type == "change detection"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "We screen Sentinel-1 scenes for oil slicks; the task is just spill or no spill on chips cut "
+        "around dark patches.",
+        "The answer we need is fire vs. no fire for each tile of the SWIR composite.",
+    ],
+)
+def test_presence_or_absence_per_chip_is_a_label_per_image(text: str) -> None:
+    assert _query(text).task_type == "classification"

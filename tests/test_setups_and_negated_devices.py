@@ -168,3 +168,16 @@ def test_phrasings_of_hardware_priority_and_task(text: str, field: str, value: s
     query = _query(text)
     read = {"device": query.compute.device_class, "application": query.application}
     assert value in query.priorities if field == "priority" else read[field] == value
+
+
+def test_a_captioner_on_a_board_is_bound_by_the_boards_memory() -> None:
+    # A chat model's 16-bit weights in the board's memory, not the encoder budget of a small board.
+    text = (
+        "We triage post-hurricane chips on a Jetson Orin Nano with 8 GB of shared memory: the model "
+        "must say whether a chip shows damage and write a short caption for responders."
+    )
+    query = _query(text)
+    assert query.compute.device_class == "edge"
+    assert query.compute.parameter_limit() == 3200.0
+    encoder = _query("We segment burn scars on a Jetson Orin Nano with 8 GB of shared memory.")
+    assert encoder.compute.parameter_limit() is not None and encoder.compute.parameter_limit() < 500

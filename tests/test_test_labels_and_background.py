@@ -229,3 +229,53 @@ def test_labels_transferred_from_another_sensors_classifier_are_not_its_data() -
         "from a hyperspectral classifier. Which backbone separates 20 tree species?"
     )
     assert query.modality == ["RGB"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Our labelled data are UAV hyperspectral cubes with nine crop classes, but what we need to map "
+        "is the same region in Gaofen-5 scenes, which carry no labels.",
+        "My annotated tiles are all from Bavaria; the Austrian scenes we must map have no labels.",
+    ],
+)
+def test_labels_of_the_users_own_from_other_imagery_make_no_zero_shot_task(text: str) -> None:
+    assert _regime(text) != "zero-shot"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I have no labelled pixels; which models can label Sentinel-2 patches?",
+        "Which models can label Sentinel-2 patches from class names alone?",
+    ],
+)
+def test_no_labelled_samples_of_any_kind_or_class_names_alone_is_zero_shot(text: str) -> None:
+    assert _regime(text) == "zero-shot"
+
+
+def test_labels_propagated_from_a_point_cloud_are_no_lidar_input() -> None:
+    text = (
+        "We have 15,000 aligned RGB-thermal drone pairs with dense pseudo-labels propagated from a "
+        "semantic 3D point cloud, and need RGB-thermal semantic segmentation."
+    )
+    assert "LiDAR" not in _query(text).modality
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Our radar lab has a few hundred thousand SAR acquisitions and not a single annotation.",
+        "We fly a thermal camera at night and have zero hand-labelled thermal frames.",
+    ],
+)
+def test_not_a_single_label_is_zero_labels(text: str) -> None:
+    assert _regime(text) == "zero-shot"
+
+
+def test_learning_a_feature_extractor_on_ones_own_archive_is_use_of_unlabelled_data() -> None:
+    text = (
+        "We have SAR scenes and not a single annotation; the plan is to learn one general SAR feature "
+        "extractor on our HPC cluster and only later plug it into few-shot target classification."
+    )
+    assert _regime(text) == "unlabeled"

@@ -14,7 +14,7 @@ from tools.criteria import modality_fit, modality_rarity
 from tools.evidence import EvidenceIndex, other_imagery
 from tools.explanation import explain
 from tools.filtering import violations
-from tools.fit import efficiency_fit
+from tools.fit import efficiency_fit, imagery_fit
 from tools.ranking import DESCRIPTION_WEIGHT, query_weights, score_candidates
 from tools.region_fit import generalizability_fit
 from tools.result_credit import LEVEL_CREDIT, regime_fit
@@ -1370,6 +1370,17 @@ def test_a_model_pretrained_on_another_planet_is_no_match_for_earth_imagery() ->
     assert "modality" in violations(mars, StructuredQuery(modality=["Thermal"]))
     outcome = filter_candidates([mars, earth], landsat, minimum=2)
     assert [r.model_id for r in outcome.survivors] == ["earth-fm"]
+
+
+def test_a_model_pretrained_on_earth_fits_another_worlds_imagery_less() -> None:
+    # For Mars imagery an Earth model may still transfer, but it has seen none of that world.
+    mars = make_record("mars-fm", modalities=["RGB"], supported_sensors=["CTX", "HiRISE"])
+    earth = make_record("earth-fm", modalities=["RGB"], supported_sensors=["WorldView-3"])
+    ctx = StructuredQuery(modality=["RGB"], sensor=["CTX"])
+    mars_fit, earth_fit = imagery_fit(mars, ctx), imagery_fit(earth, ctx)
+    assert mars_fit is not None and earth_fit is not None
+    assert earth_fit[0] < 0.3 < mars_fit[0]
+    assert "not pretrained on imagery of Mars" in earth_fit[1]
 
 
 def test_the_kind_of_model_asked_for_is_a_hard_input() -> None:

@@ -19,7 +19,7 @@ from functools import cache
 from agent.query import StructuredQuery
 from rsfmd.datasets import find_dataset
 from rsfmd.schema import Alignment, Category, ModelRecord
-from rsfmd.vocab import get_vocabulary, sensor_family, sensor_modality
+from rsfmd.vocab import get_vocabulary, sensor_body, sensor_family, sensor_modality
 from tools.adaptation import trainable_m
 from tools.candidate import Candidate, Criterion
 from tools.filtering import size_for_user
@@ -158,6 +158,11 @@ def imagery_fit(record: ModelRecord, query: StructuredQuery) -> tuple[float, lis
         else:
             score = 0.3
             evidence.append("not pretrained on your sensor or a related one")
+        # Imagery of another world (Mars, the Moon): a model pretrained on Earth has seen none of it.
+        worlds = {sensor_body(s) for s in query.sensor} - {""}
+        if worlds and not worlds & {sensor_body(s) for s in record.supported_sensors}:
+            score *= 0.5
+            evidence.append(f"not pretrained on imagery of {' or '.join(sorted(worlds))}")
     else:
         score = 0.75
     if wanted_m is not None:

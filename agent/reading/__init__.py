@@ -152,7 +152,8 @@ _LONG_SUBJECT = 6
 # Sentinel-2') is restated by the data it names too: 'no during ...' would name nothing.
 _OPTICAL = re.compile(r"\boptical(?:\s+(?:imagery|images|data|bands|scenes))?\b", re.IGNORECASE)
 _LEADING_PHRASE = re.compile(
-    r"(?:during|in|at|for|over|on|after|before|since|from|with|under|throughout|across|outside)\s",
+    r"(?:during|in|at|for|over|on|after|before|since|from|with|under|throughout|across|outside|between|"
+    r"until|within|when)\s",
     re.IGNORECASE,
 )
 

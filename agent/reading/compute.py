@@ -13,7 +13,7 @@ from agent.reading.context import sentence_spans
 from agent.reading.probes import Probed, required_literal
 from agent.reading.tables import cue_pattern, cues, table_rows
 from rsfmd.backbones import get_backbone_table, spelling_pattern
-from rsfmd.vocab import application_domain
+from rsfmd.vocab import application_domain, application_task_type
 
 # Data-centre and workstation GPUs named by model ('one A100', 'a T4').
 _GPU_MODELS = r"a100|h100|h200|v100|a6000|a40|l40s?|t4"
@@ -80,6 +80,12 @@ _GPU_MEMORY_AFTER = re.compile(
 # Google Colab's free tier: one T4 with 16 GB.
 _COLAB_FREE = re.compile(
     r"\bcolab(?:'s)?\s+(?:\(\s*)?free\b|\bfree\s+(?:tier\s+(?:of|on)\s+|version\s+of\s+)?(?:google\s+)?colab\b"
+)
+# Tasks whose answer is text a language model writes: on a board, memory bounds the model.
+_TEXT_ANSWERS = frozenset({"captioning", "vqa"})
+# The memory of an edge board: 'a Jetson Orin Nano with 8 GB of shared memory', '8 GB RAM'.
+_BOARD_MEMORY = re.compile(
+    r"(\d+(?:\.\d+)?)\s*gb\b(?:\s+of)?\s*(?:shared\s+|unified\s+|lpddr\d*x?\s+)?(?:memory|ram)\b"
 )
 _INFERENCE_TASKS = frozenset(
     {"captioning", "vqa", "visual grounding", "retrieval", "zero-shot classification"}
@@ -363,6 +369,15 @@ def read_compute(
         )
         notes.append(
             f"{gigabytes:g} GB of GPU memory read as room for about {limit:,.0f}M parameters when {use}"
+        )
+    answers_in_text = {task_type, application_task_type(application) if application else None} & _TEXT_ANSWERS
+    if device == "edge" and limit is None and answers_in_text and (on_board := _BOARD_MEMORY.search(lowered)):
+        # A captioner or chat model on a board is bound by the board's memory (its 16-bit weights),
+        # not by the encoder budget of Nano-class boards: 'a Jetson Orin Nano with 8 GB of memory'.
+        limit = float(on_board.group(1)) * _RUN_M_PER_GB
+        notes.append(
+            f"{on_board.group(1)} GB on the board read as room to run up to about {limit:,.0f}M "
+            "parameters in 16-bit"
         )
     if device == "edge" and limit is None and (board := _large_edge_board(lowered)):
         # A Jetson AGX Orin is no small board: a ViT-L runs on it, as on a laptop CPU with nothing

@@ -33,6 +33,9 @@ _SIMILARITY_SEARCH = re.compile(
 _OWN_PRETRAINING = re.compile(
     r"\b(?:self[\s-]supervis(?:ed|ion)|unsupervised)\b"
     r"(?!\s+(?:[\w/-]+\s+){0,2}(?:encoders?|models?|backbones?|weights|checkpoints?|networks?)\b)"
+    # ('learn one general SAR feature extractor on our cluster', 'learn features from our archive')
+    r"|\blearn(?:s|ing|t)?\s+(?:[\w-]+\s+){0,4}?(?:feature\s+extractors?|encoders?|representations?|features)"
+    r"\s+(?:[\w-]+\s+){0,3}?(?:on|from)\s+(?:our|my|this|these|the\s+unlabell?ed)\b"
 )
 # Pretraining further on one's own archive ('continue pretraining', 'self-supervise a backbone on them').
 _PRETRAIN_FURTHER = re.compile(
@@ -214,6 +217,11 @@ def read_regime(lowered: str, sensors: list[str], task_type: str | None, notes: 
         # crowns', '18,000 crowns ... transfer to Borneo without retraining': how a model runs as it
         # comes is no regime when the user counts labels to be had.
         regime = None
+    if regime == "zero-shot" and (held := cue_pattern("labels_held", "labelled").search(lowered)):
+        # 'our labelled data are UAV cubes ..., the Gaofen-5 scenes to map carry no labels': labels
+        # of the user's own, from other imagery, are trained on; the task is transfer, not zero-shot.
+        regime = None
+        notes.append(f"'{held.group(0)}' read as labels you have: none for other imagery is not zero-shot")
     if regime == "few-shot" and counted and counted[0] == "full-labels" and not _FEW_SHOT.search(lowered):
         # 'GEDI footprints as sparse labels (tens of millions of shots)': a count says how many labels
         # there are better than a word for them does ('few-shot' itself says how they are used).
