@@ -54,6 +54,10 @@ def _has_search_terms(q: StructuredQuery) -> bool:
     return bool(q.application or q.task_type or q.modality or q.sensor or q.datasets or q.region)
 
 
+# Fewer models than this meeting every constraint among those retrieved: the whole database is filtered.
+FULL_SEARCH_BELOW = 10
+
+
 class Orchestrator:
     """Runs one request through interpret -> retrieve -> filter -> rank -> clarify/explain."""
 
@@ -215,9 +219,11 @@ class Orchestrator:
     def _filter(self, turn: Turn) -> StateName:
         records = [c.record for c in turn.candidates]
         outcome = filter_candidates(records, turn.query, minimum=turn.k)
-        if (outcome.short or outcome.relaxed or outcome.rare_short) and not turn.named_only:
-            # Retrieval is a recall aid, not a gate: look at the whole database before relaxing, and
-            # for the models that take an input few models take.
+        few = outcome.strict_count < FULL_SEARCH_BELOW
+        if (few or outcome.short or outcome.relaxed or outcome.rare_short) and not turn.named_only:
+            # Retrieval is a recall aid, not a gate: look at the whole database before relaxing, for
+            # the models that take an input few models take, and whenever retrieval found few that
+            # meet every constraint (so that three models asked for are the first of ten).
             outcome = filter_candidates(self.resources.records, turn.query, minimum=turn.k)
         turn.outcome = outcome
         turn.candidates = [

@@ -289,3 +289,19 @@ def test_sar_ship_detection_leads_with_a_model_shown_on_sar_ship_detection() -> 
         b.application in {"ship detection", "object detection"} and same_imagery(b, {"SAR"})
         for b in first.benchmarks
     ), first.model_name
+
+
+def test_three_models_asked_for_are_the_first_three_of_five() -> None:
+    # Retrieval finds exactly three models meeting every constraint here; the database holds more.
+    text = (
+        "Our quadcopter carries a radiometric LWIR camera (640x512) and we fly it over rivers, deserts "
+        "and forest at night, so there is no RGB to lean on. I want per-pixel classes like water, "
+        "vegetation, bare ground, road and building, but we have zero hand-labelled thermal frames; the "
+        "only 'labels' are coarse 10 m land-cover maps we can project into the camera view. Zero-shot "
+        "text-prompted segmenters we tried on the thermal frames were poor. Is there any pretrained "
+        "segmentation or foundation model that actually accepts thermal infrared and can be adapted "
+        "without mask annotations on a single 24 GB GPU?"
+    )
+    three = select_models(text, k=3, clarify=False)
+    five = select_models(text, k=5, clarify=False)
+    assert [m.model_id for m in three.models] == [m.model_id for m in five.models][:3]
