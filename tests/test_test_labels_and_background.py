@@ -248,6 +248,8 @@ def test_labels_of_the_users_own_from_other_imagery_make_no_zero_shot_task(text:
     [
         "I have no labelled pixels; which models can label Sentinel-2 patches?",
         "Which models can label Sentinel-2 patches from class names alone?",
+        "Our radar lab has a few hundred thousand SAR acquisitions and not a single annotation.",
+        "We fly a thermal camera at night and have zero hand-labelled thermal frames.",
     ],
 )
 def test_no_labelled_samples_of_any_kind_or_class_names_alone_is_zero_shot(text: str) -> None:
@@ -260,17 +262,6 @@ def test_labels_propagated_from_a_point_cloud_are_no_lidar_input() -> None:
         "semantic 3D point cloud, and need RGB-thermal semantic segmentation."
     )
     assert "LiDAR" not in _query(text).modality
-
-
-@pytest.mark.parametrize(
-    "text",
-    [
-        "Our radar lab has a few hundred thousand SAR acquisitions and not a single annotation.",
-        "We fly a thermal camera at night and have zero hand-labelled thermal frames.",
-    ],
-)
-def test_not_a_single_label_is_zero_labels(text: str) -> None:
-    assert _regime(text) == "zero-shot"
 
 
 def test_learning_a_feature_extractor_on_ones_own_archive_is_use_of_unlabelled_data() -> None:
