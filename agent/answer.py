@@ -51,6 +51,8 @@ def selection_of(turn: Turn, resources: Resources, settings: Settings, llm: Any 
         and (note := answer_notes.relaxed(turn.outcome.strict_count, top))
     ):
         assumptions.append(note)
+    if turn.outcome and turn.outcome.short and 0 < len(top) < turn.k:
+        assumptions.append(answer_notes.fewer_than_asked(len(top), turn.k))
     for c in top:
         if c.memory_note is None and turn.memory_deltas.get(c.record.model_id):
             c.memory_note = "You rated this model before"

@@ -175,6 +175,15 @@ def relaxed(met: int, top: list[Candidate]) -> str | None:
     )
 
 
+def fewer_than_asked(shown: int, asked: int) -> str:
+    """Fewer models shown than asked for: every other one breaks what no closest match bends."""
+    return (
+        f"Only {shown} of the {asked} models asked for can be shown: every other model in RS-FMD "
+        "misses your kind of data, a size limit you stated, weights you need, or the output your task "
+        "asks for"
+    )
+
+
 def llm_fell_back(engine: str, stages: list[str]) -> str:
     """Visible, not only in the trace: the answer says which steps the LLM did not do."""
     return (

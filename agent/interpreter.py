@@ -20,6 +20,7 @@ from agent.reading.labels import read_regime
 from agent.reading.licences import asks_commercial_use, asks_open_weights, read_licences
 from agent.reading.model_kinds import asked_model_kinds
 from agent.reading.places import read_regions
+from agent.reading.points import lidar_as_points
 from agent.reading.preferences import (
     architectures,
     asks_all_inputs,
@@ -250,6 +251,7 @@ def interpret(
         architectures=architectures(lowered),
         any_bands=asks_any_bands(lowered),
         all_inputs=asks_all_inputs(lowered),
+        point_cloud=_points(modalities, lowered, notes),
         series_model=series_model,
         model_kinds=model_kinds,
         specialist=asks_specialist(lowered),
@@ -257,3 +259,11 @@ def interpret(
         max_release_year=latest,
     )
     return Interpretation(query=query, notes=notes, language=task.language)
+
+
+def _points(modalities: list[str], lowered: str, notes: list[str]) -> bool:
+    """Whether the user's LiDAR is used as points, with no elevation raster of theirs beside it."""
+    if "LiDAR" not in modalities or "DEM" in modalities or not lidar_as_points(lowered):
+        return False
+    notes.append("LiDAR used as points: models of elevation rasters (DEM) do not take it")
+    return True

@@ -220,7 +220,7 @@ class ReadingChecks:
             compute["device_class"] = raw.deployment_device
             data["deployment_device"] = raw.deployment_device
         if raw.max_parameters_m and raw.max_parameters_m > 0:
-            compute["max_parameters_m"] = raw.max_parameters_m
+            compute["max_parameters_m"], compute["limit_said"] = raw.max_parameters_m, True
         data["compute"] = compute
         try:
             return StructuredQuery.model_validate(data)

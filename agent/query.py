@@ -81,6 +81,9 @@ class ComputeBudget(BaseModel):
 
     device_class: DeviceClass | None = None
     max_parameters_m: float | None = Field(default=None, gt=0, description="Explicit limit, millions.")
+    limit_said: bool = Field(
+        default=False, description="The limit is the user's, in parameters, not estimated."
+    )
     below_limit: bool = Field(
         default=False, description="The limit is exclusive: fewer parameters than a model the user named."
     )
@@ -181,6 +184,9 @@ class StructuredQuery(BaseModel):
     all_inputs: bool = Field(
         default=False,
         description="One model must take every kind of imagery asked for together (fusion), not any one.",
+    )
+    point_cloud: bool = Field(
+        default=False, description="The user's LiDAR is used as points, not rasterised to heights."
     )
     series_model: bool = Field(
         default=False,

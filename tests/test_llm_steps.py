@@ -284,6 +284,7 @@ def test_echoed_prompt_examples_and_invented_limits_are_ignored() -> None:
     stated = LLMSteps(ScriptedChat([json.dumps({"max_parameters_m": 100})]), "fake")
     limited = stated.interpret("Flood mapping, models under 100M parameters")
     assert limited is not None and limited.compute.max_parameters_m == 100
+    assert limited.compute.limit_said  # the user's number: no closest match bends it
     billion = LLMSteps(ScriptedChat([json.dumps({"max_parameters_m": 1000})]), "fake")
     large = billion.interpret("Flood mapping with Sentinel-1, anything below 1B parameters")
     assert large is not None and large.compute.max_parameters_m == 1000

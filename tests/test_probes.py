@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agent.reading.compute import _bound_backbones
 from agent.reading.context import context_table
 from agent.reading.probes import Probed, required_literal
+from agent.reading.sizes import _bound_backbones
 
 
 @pytest.mark.parametrize(

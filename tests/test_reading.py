@@ -410,6 +410,10 @@ def test_a_model_taking_both_inputs_is_asked_for_only_when_said_of_the_model() -
     axis = _query("Swiss crop types from Sentinel-2; we want a model that really uses the temporal axis")
     assert axis.series_model
     assert not _query("We use the time series of NDVI from Sentinel-2 to map crops").series_model
+    either = _query(
+        "Mowing dates from S1 and S2 series; which time-series or optical-radar encoders would do?"
+    )
+    assert either.series_model
 
 
 def test_a_gpu_not_required_a_label_statement_and_a_sam_like_wish() -> None:

@@ -338,6 +338,24 @@ def test_a_task_model_released_trained_for_the_application_needs_no_labels() -> 
     assert fits["ready"].evidence == ["released already trained for canopy height estimation"]
 
 
+def test_an_open_vocabulary_segmenter_comes_closest_for_instances_without_labels() -> None:
+    # Crowns to delineate with no labels: text-prompted masks split into crowns need no training,
+    # which an encoder needing a head does; boxes for masks count alike, captions do not.
+    query = StructuredQuery(
+        application="forest mapping", task_type="instance segmentation", data_regime="zero-shot"
+    )
+    masks = [bench("UAVid", "mIoU", 42.5)]
+    masks[0]["setting"] = "zero-shot"
+    ovss = record("ovss", category="vision-language", task_types=["segmentation"], benchmarks=masks)
+    captioner = record("captioner", category="vision-language", task_types=["captioning"])
+    encoder = record("encoder", task_types=["segmentation"])
+    fits = {r.model_id: regime_fit(Candidate(r), query) for r in (ovss, captioner, encoder)}
+    assert fits["ovss"].score == 0.8 and fits["ovss"].evidence == [
+        "does segmentation from text prompts, without training"
+    ]
+    assert fits["captioner"].score == 0.45 and fits["encoder"].score == 0.25
+
+
 def test_results_on_the_users_imagery_come_first_and_others_say_their_imagery() -> None:
     both = record(
         "both",
@@ -1470,3 +1488,18 @@ def test_closest_matches_come_in_the_order_their_constraints_are_relaxed() -> No
     ]
     ranked = score_candidates(candidates, query, EvidenceIndex([]))
     assert [c.record.model_id for c in ranked] == ["two", "one", "three"]
+
+
+def test_a_model_writing_no_text_never_fills_an_answer_asked_in_text() -> None:
+    query = StructuredQuery(
+        application="visual question answering", task_type="vqa", modality=["RGB", "Text"]
+    )
+    vlm = record("vlm", category="vision-language", modalities=["RGB", "Text"], task_types=["vqa"])
+    captioner = record(
+        "captioner", category="vision-language", modalities=["RGB", "Text"], task_types=["captioning"]
+    )
+    clip = record("clip", category="vision-language", modalities=["RGB", "Text"], task_types=["retrieval"])
+    encoder = record("encoder", modalities=["RGB", "Text"], task_types=["segmentation"])
+    kept = filter_candidates([vlm, captioner, clip, encoder], query, minimum=3).survivors
+    # (a captioner writes text: the closest a question-answerer can come; a CLIP model writes none)
+    assert [r.model_id for r in kept] == ["vlm", "captioner"]

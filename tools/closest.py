@@ -46,6 +46,14 @@ class FilterOutcome:
         self.rejected.pop(record.model_id, None)
 
 
+# The constraints bent, in turn, to fill a short answer. Weights are not among them: they break
+# only when the user needs them, and then a model they cannot get is no closest match at all.
+FILLING_ORDER = tuple(c for c in RELAXATION_ORDER if c != "weights")
+# Embeddings computed from another sensor's imagery, for a user who must compute their own (no
+# encoder released to run on it), serve nothing: no closest match.
+UNUSABLE = frozenset({"encoder", "sensor"})
+# Tasks answered in text: a caption, an answer.
+TEXT_ANSWERS = frozenset({"captioning", "vqa"})
 # What a ready task model may break and still come closest for a task the user has no labels for.
 READY_MODEL_RELAXABLE = frozenset({"sensor", "band_flexibility"})
 
@@ -57,8 +65,9 @@ def filter_candidates(
 ) -> FilterOutcome:
     """Keep records that break no rule; when fewer than ``minimum`` survive, add closest matches.
 
-    Closest matches break only constraints from RELAXATION_ORDER, relaxed one at a time in that
-    order; a modality mismatch is never relaxed, so a SAR task never gets an optical-only model.
+    Closest matches break only constraints from FILLING_ORDER, relaxed one at a time in that
+    order; a modality mismatch is never relaxed, so a SAR task never gets an optical-only model, nor
+    are unreleased weights, so a user who must run the model never gets one they cannot download.
     When the task's inputs include one few models take (``distinctive_modalities``) and fewer than
     ``minimum`` models taking it survive, those documented for another sensor, or over a size budget
     read from the device (not one the user stated), are added as closest matches too; so are task
@@ -102,12 +111,16 @@ def filter_candidates(
     if not outcome.short:
         return outcome
     allowed: set[str] = set()
-    for constraint in RELAXATION_ORDER:
+    for constraint in FILLING_ORDER:
         allowed.add(constraint)
         extra = [
             r
             for r in records
-            if broken[r.model_id] and set(broken[r.model_id]) <= allowed and r not in outcome.survivors
+            if broken[r.model_id]
+            and set(broken[r.model_id]) <= allowed
+            and r not in outcome.survivors
+            and not ("compute" in broken[r.model_id] and _over_stated_budget(r, query))
+            and not _of_no_use(r, query, broken[r.model_id])
         ]
         extra.sort(key=lambda r: len(broken[r.model_id]))
         for record in extra:
@@ -125,6 +138,25 @@ def _obtainable(record: ModelRecord, query: StructuredQuery, outcome: FilterOutc
 # A device's budget bends for a model that takes the rare input, but not without bound: a model
 # several times the size a laptop or a Jetson is read to hold does not run there.
 BENDABLE_OVER_BUDGET = 4.0
+
+
+def _of_no_use(record: ModelRecord, query: StructuredQuery, broken: Collection[str]) -> bool:
+    """Whether the model breaks constraints that leave it of no use to the user: embeddings of another
+    sensor's imagery with no encoder to compute the user's own, or no text written for a task whose
+    answer is text (a caption, an answer)."""
+    writes_text = bool(TEXT_ANSWERS & set(record.all_task_types))
+    answer_in_text = "task" in broken and query.task_type in TEXT_ANSWERS and not writes_text
+    return set(broken) >= UNUSABLE or answer_in_text
+
+
+def _over_stated_budget(record: ModelRecord, query: StructuredQuery) -> bool:
+    """Whether the model is not known to fit a size limit the user said in parameters: theirs, not an
+    estimate from their GPU's memory or kind of device, so no closest match bends it."""
+    limit = query.compute.max_parameters_m
+    if limit is None or not query.compute.limit_said:
+        return False
+    size = size_for_user(record, query)
+    return size is None or size > limit
 
 
 def _far_over_budget(record: ModelRecord, query: StructuredQuery) -> bool:

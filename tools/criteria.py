@@ -28,7 +28,7 @@ from tools.evidence import RELATED_TASKS, same_imagery
 from tools.filtering import coarser_grid, reads_no_text_for
 from tools.fit import far_from_users_pixels
 from tools.inputs import (
-    COMPATIBLE_MODALITIES,
+    compatible_for,
     images_with_images,
     models_time,
     requested_imagery,
@@ -179,7 +179,8 @@ def _modality_fit(c: Candidate, query: StructuredQuery) -> Criterion:
     if not wanted:
         return _unstated_modality_fit(r, query)
     exact = wanted & have
-    partial = {m for m in wanted - exact if have & COMPATIBLE_MODALITIES.get(m, frozenset())}
+    compatible = compatible_for(query)
+    partial = {m for m in wanted - exact if have & compatible.get(m, frozenset())}
     if partial and (shown := _named_datasets_shown(r, query)):
         # A result on the benchmark whose imagery the user has (NIR-red-green tiles 'like Potsdam')
         # shows the model takes that imagery.
@@ -215,7 +216,7 @@ def _modality_fit(c: Candidate, query: StructuredQuery) -> Criterion:
     if exact:
         evidence.append(f"takes {', '.join(sorted(exact))}")
     if partial:
-        through = sorted({h for m in partial for h in have & COMPATIBLE_MODALITIES[m]})
+        through = sorted({h for m in partial for h in have & compatible[m]})
         evidence.append(f"{', '.join(sorted(partial))} only through related input ({', '.join(through)})")
     # How the model's pretraining imagery fits the user's sensor is the imagery criterion's.
     if coarse := coarser_grid(r, query):

@@ -30,6 +30,19 @@ INPUT_MODALITIES: dict[str, frozenset[str]] = {
     "Multispectral": frozenset({"Multispectral"}),
     "DEM": frozenset({"DEM"}),
 }
+# LiDAR used as points ('per-point classes', 'on the point cloud itself') is no raster: a model of
+# elevation rasters takes none of it, not even in part.
+AS_POINTS: dict[str, frozenset[str]] = {"LiDAR": frozenset({"LiDAR"})}
+
+
+def compatible_for(query: StructuredQuery) -> Mapping[str, frozenset[str]]:
+    """COMPATIBLE_MODALITIES for this task: LiDAR points are served by LiDAR models alone."""
+    return {**COMPATIBLE_MODALITIES, **AS_POINTS} if query.point_cloud else COMPATIBLE_MODALITIES
+
+
+def inputs_for(query: StructuredQuery) -> Mapping[str, frozenset[str]]:
+    """INPUT_MODALITIES for this task: LiDAR points are taken by LiDAR models alone."""
+    return {**INPUT_MODALITIES, **AS_POINTS} if query.point_cloud else INPUT_MODALITIES
 
 
 def requested_modalities(query: StructuredQuery) -> set[str]:
@@ -99,7 +112,7 @@ def modality_violation(record: ModelRecord, query: StructuredQuery) -> str | Non
         return None
     if not record.modalities:
         return "input modalities unknown"
-    if not takes_any(record, wanted):
+    if not takes_any(record, wanted, compatible_for(query)):
         return f"takes {', '.join(record.modalities)}, not {', '.join(sorted(wanted))}"
     if query.model_kinds and not takes_any(record, query.model_kinds):
         asked = " or ".join(query.model_kinds)
@@ -116,7 +129,11 @@ def imagery_violation(record: ModelRecord, query: StructuredQuery) -> str | None
         return None
     # A wavelength-aware model takes any band set the user asks it to ('arbitrary spectral bands').
     any_set = query.any_bands and record.spectral_alignment == Alignment.full
-    if takes_any(record, wanted, INPUT_MODALITIES) or any_set or not takes_any(record, wanted):
+    if (
+        takes_any(record, wanted, inputs_for(query))
+        or any_set
+        or not takes_any(record, wanted, compatible_for(query))
+    ):
         return None
     return f"takes {', '.join(record.modalities)}: {', '.join(sorted(wanted))} only through related input"
 
@@ -135,6 +152,6 @@ def all_inputs_violation(record: ModelRecord, query: StructuredQuery) -> str | N
         if unseen and len({frozenset(sensor_family(s)) for s in query.sensor}) > 1:
             return f"is not documented for {unseen[0]} beside the other inputs"
         return None
-    if missing := [g for g in groups if not takes_any(record, g)]:
+    if missing := [g for g in groups if not takes_any(record, g, compatible_for(query))]:
         return f"does not take {' or '.join(sorted(missing[0]))} beside the other inputs"
     return None

@@ -31,7 +31,7 @@ from tools.criteria import (
 from tools.evidence import EvidenceIndex
 from tools.filtering import OUTPUT_TASKS, cannot_download, size_for_user
 from tools.fit import availability_fit, efficiency_fit, focus_fit, focus_kind, imagery_fit
-from tools.inputs import MAP_INPUTS, requested_imagery, requested_modalities, takes_any
+from tools.inputs import MAP_INPUTS, compatible_for, requested_imagery, requested_modalities, takes_any
 from tools.precedent import PrecedentFit
 from tools.region_fit import generalizability_fit, shorten
 from tools.result_credit import frozen_fit, performance_fit, regime_fit
@@ -218,7 +218,7 @@ def flown_apart(record: ModelRecord, query: StructuredQuery, inputs: Collection[
 
 def takes_rare(record: ModelRecord, query: StructuredQuery, rare: frozenset[str]) -> bool:
     """Whether the record takes the rare input asked for, from the user's kind of platform."""
-    return takes_any(record, rare) and not flown_apart(record, query, rare)
+    return takes_any(record, rare, compatible_for(query)) and not flown_apart(record, query, rare)
 
 
 def score_candidates(

@@ -9,7 +9,7 @@ from agent.query import StructuredQuery
 from rsfmd.datasets import dataset_identity, evaluated_on
 from rsfmd.schema import Category, ModelRecord
 from tools.candidate import Candidate, Criterion, Predict
-from tools.evidence import RELEVANCE_WEIGHT, EvidenceIndex, EvidenceItem, setting_class
+from tools.evidence import RELATED_TASKS, RELEVANCE_WEIGHT, EvidenceIndex, EvidenceItem, setting_class
 from tools.filtering import released_trained_for, size_for_user
 from tools.fit import parameter_budget, results_far_from, results_on_other_sensors
 from tools.inputs import images_with_images
@@ -163,6 +163,10 @@ def _result_settings(record: ModelRecord) -> set[tuple[str, str]]:
     return {(b.task_type, setting_class(b)) for b in record.benchmarks}
 
 
+# Tasks whose output is masks or boxes on the image.
+MASK_AND_BOX_TASKS = frozenset({"segmentation", "instance segmentation", "detection"})
+
+
 def regime_fit(c: Candidate, query: StructuredQuery) -> Criterion:
     """How usable the model is with the user's amount of labelled data."""
     r = c.record
@@ -186,6 +190,10 @@ def regime_fit(c: Candidate, query: StructuredQuery) -> Criterion:
                 return Criterion(1.0, evidence=[f"does {task} from text prompts, without training"])
             if classification_like and tasks & {"zero-shot classification", "retrieval"}:
                 return Criterion(1.0, evidence=["usable without training (zero-shot vision-language)"])
+            if task in MASK_AND_BOX_TASKS and (near := RELATED_TASKS[task] & zero_shot & MASK_AND_BOX_TASKS):
+                # Masks or boxes of a related kind from text prompts: open-vocabulary semantic masks
+                # split into crowns, boxes into instances; closer than any head still to train.
+                return Criterion(0.8, evidence=[f"does {min(near)} from text prompts, without training"])
             return Criterion(0.45, evidence=[f"vision-language, but not shown doing {task} without training"])
         if "zero-shot" in settings:
             return Criterion(0.9, evidence=["zero-shot results reported"])

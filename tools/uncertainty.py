@@ -17,6 +17,7 @@ from tools.candidate import Candidate
 # Confidence of an answer whose models are only the closest to a task nobody is known to do.
 NO_KNOWN_FIT_CONFIDENCE = 0.4
 USABLE_WITHOUT_LABELS = 0.9  # regime criterion at or above this: usable with no training at all
+RELATED_WITHOUT_LABELS = 0.8  # at or above this: a related task done without training (boxes for masks)
 
 
 def no_known_fit(top: Sequence[Candidate], query: StructuredQuery) -> str | None:
@@ -32,9 +33,14 @@ def no_known_fit(top: Sequence[Candidate], query: StructuredQuery) -> str | None
             if (c.criteria.get("data_regime") and c.criteria["data_regime"].score >= USABLE_WITHOUT_LABELS)
         ]
         if not usable:
+            near = any(
+                (regime := c.criteria.get("data_regime")) and regime.score >= RELATED_WITHOUT_LABELS
+                for c in top
+            )
+            lack = "do a related task from text prompts, or need" if near else "need"
             return (
                 f"No model in RS-FMD is known to do {task} on {data} without labels: the closest, "
-                "shown here, need at least a trained head on a few labelled examples"
+                f"shown here, {lack} at least a trained head on a few labelled examples"
             )
     if query.application and not any(
         evaluated_on(c.record, query.application) or described_for(c.record, query.application) for c in top

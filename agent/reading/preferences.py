@@ -11,8 +11,8 @@ from functools import cache
 
 from agent.mentions import NOT
 from agent.query import MinPerformance
-from agent.reading.compute import BOUND_AFTER, BOUND_BEFORE
 from agent.reading.error_costs import error_priorities
+from agent.reading.sizes import BOUND_AFTER, BOUND_BEFORE
 from agent.reading.tables import cue_pattern, cues
 from agent.reading.terms import find_terms, overlaps
 from rsfmd.backbones import NAMEABLE_FAMILIES, get_backbone_table, spelling_pattern
