@@ -28,6 +28,9 @@ def _read(text: str):  # type: ignore[no-untyped-def]
         "models.",
         "Our laser scans are point clouds, and rasterising them to a CHM would throw away the vertical "
         "structure. I want a model working directly on the 3D points.",
+        # the wish after what most models take is the user's own
+        "We have ALS point clouds of our forests. Most Earth-observation foundation models I come across "
+        "take 2D image patches, and I'd rather work directly on the 3D points than rasterise everything.",
     ],
 )
 def test_lidar_worked_on_as_points_takes_no_elevation_model(text: str) -> None:

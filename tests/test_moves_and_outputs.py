@@ -73,6 +73,10 @@ def test_an_outline_for_each_object_is_instance_segmentation() -> None:
         # the way without a pretrained model, offered as the other choice
         "I have a few hundred thermal frames; is there any pretrained remote-sensing model small enough "
         "to start from, or should I simply train a tiny CNN?",
+        # the model to replace or beat
+        "A 1D-CNN gets an F1 of about 0.84 on our meadows. Which pretrained time-series encoders could "
+        "replace the CNN?",
+        "Oriented R-CNN on a ResNet-50 is stuck at 71 mAP on DOTA. Which backbones would beat the ResNet?",
     ],
 )
 def test_a_backbone_family_only_mentioned_asks_for_nothing(text: str) -> None:

@@ -208,6 +208,9 @@ _GENERIC_BASELINE = re.compile(
     r"|\b(?:our|my|its|their|current|currently|existing|baseline|until now|so far|used|right now|"
     r"at the moment)\b"
     r"(?:(?!\b(?:need|want|prefer|like|rather)\b)[^.;,])*$"
+    # 'which encoders could replace the CNN?', 'to beat a plain U-Net': the model to do better than
+    r"|\b(?:replac(?:e|es|ing)|beat(?:s|ing)?|outperform(?:s|ing)?|improv(?:e|es|ing)\s+(?:on|over|upon)|"
+    r"instead\s+of)\s+(?:the\s+|a\s+|an\s+|our\s+|my\s+|plain\s+)?(?:[\w-]+\s+){0,2}$"
 )
 
 
