@@ -61,6 +61,11 @@ def test_data_kept_to_check_results_is_not_an_input() -> None:
     assert read("we validate against the national LiDAR survey").set_aside["check"]
     # The role is the data's, not the sentence's: the imagery before it is still the input.
     assert "Sentinel-2" in _query("Canopy height from Sentinel-2, checked against GEDI footprints").sensor
+    judged = _query(
+        "Sub-metre canopy height from satellite RGB. We are judged on RMSE and bias against held-out "
+        "lidar, so which pretrained models should we fine-tune?"
+    )
+    assert judged.modality == ["RGB"]
 
 
 def test_a_model_or_product_looked_at_is_background_not_excluded() -> None:
