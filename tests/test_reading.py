@@ -409,6 +409,11 @@ def test_a_model_taking_both_inputs_is_asked_for_only_when_said_of_the_model() -
     native = _query("I'd like a model that natively takes both sensors as time series for urban change")
     assert native.series_model and native.all_inputs
     assert _query("Which VLM ingests SAR as well as optical for disaster questions?").all_inputs
+    # (what the user would do instead, after 'rather than', does not swallow the wish before it)
+    assert _query(
+        "I'm looking for pretrained weights that take both radar and optical channels in one encoder "
+        "rather than training a two-branch U-Net from scratch."
+    ).all_inputs
     assert not _query("Cropland from two aerial flights; ideally it can use both dates").series_model
     stack = _query("Crop types from Sentinel-2 series; I want a model that handles the temporal stack")
     assert stack.series_model
