@@ -166,6 +166,10 @@ def normalise_task_type(value: str) -> str:
     return get_vocabulary("task_types").normalise(value)
 
 
+# Task types answered in text a language model writes: a caption, an answer.
+TEXT_ANSWER_TASKS = frozenset({"captioning", "vqa"})
+
+
 def normalise_metric(value: str) -> str:
     """Canonical metric name."""
     return get_vocabulary("metrics").normalise(value)

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 from agent.query import StructuredQuery
 from rsfmd.schema import ModelRecord
+from rsfmd.vocab import TEXT_ANSWER_TASKS
 from tools.filtering import cannot_download, released_trained_for, size_for_user, violations
 from tools.ranking import RARE_INPUT_RELAXABLE, RELAXATION_ORDER, distinctive_modalities, takes_rare
 
@@ -52,8 +53,6 @@ FILLING_ORDER = tuple(c for c in RELAXATION_ORDER if c != "weights")
 # Embeddings computed from another sensor's imagery, for a user who must compute their own (no
 # encoder released to run on it), serve nothing: no closest match.
 UNUSABLE = frozenset({"encoder", "sensor"})
-# Tasks answered in text: a caption, an answer.
-TEXT_ANSWERS = frozenset({"captioning", "vqa"})
 # What a ready task model may break and still come closest for a task the user has no labels for.
 READY_MODEL_RELAXABLE = frozenset({"sensor", "band_flexibility"})
 
@@ -144,8 +143,8 @@ def _of_no_use(record: ModelRecord, query: StructuredQuery, broken: Collection[s
     """Whether the model breaks constraints that leave it of no use to the user: embeddings of another
     sensor's imagery with no encoder to compute the user's own, or no text written for a task whose
     answer is text (a caption, an answer)."""
-    writes_text = bool(TEXT_ANSWERS & set(record.all_task_types))
-    answer_in_text = "task" in broken and query.task_type in TEXT_ANSWERS and not writes_text
+    writes_text = bool(TEXT_ANSWER_TASKS & set(record.all_task_types))
+    answer_in_text = "task" in broken and query.task_type in TEXT_ANSWER_TASKS and not writes_text
     return set(broken) >= UNUSABLE or answer_in_text
 
 

@@ -27,16 +27,9 @@ def no_known_fit(top: Sequence[Candidate], query: StructuredQuery) -> str | None
     data = " and ".join(m for m in query.modality if m != "Multi-temporal") or "this data"
     task = query.application or query.task_type or "this task"
     if query.data_regime == "zero-shot":
-        usable = [
-            c
-            for c in top
-            if (c.criteria.get("data_regime") and c.criteria["data_regime"].score >= USABLE_WITHOUT_LABELS)
-        ]
-        if not usable:
-            near = any(
-                (regime := c.criteria.get("data_regime")) and regime.score >= RELATED_WITHOUT_LABELS
-                for c in top
-            )
+        regimes = [regime.score for c in top if (regime := c.criteria.get("data_regime"))]
+        if not any(score >= USABLE_WITHOUT_LABELS for score in regimes):
+            near = any(score >= RELATED_WITHOUT_LABELS for score in regimes)
             lack = "do a related task from text prompts, or need" if near else "need"
             return (
                 f"No model in RS-FMD is known to do {task} on {data} without labels: the closest, "

@@ -11,7 +11,7 @@ from functools import cache
 from agent.query import ComputeBudget
 from agent.reading.sizes import backbone_bound, parameter_floor, parameter_limit
 from agent.reading.tables import cue_pattern, cues, table_rows
-from rsfmd.vocab import application_domain, application_task_type
+from rsfmd.vocab import TEXT_ANSWER_TASKS, application_domain, application_task_type
 
 # Data-centre and workstation GPUs named by model ('one A100', 'a T4').
 _GPU_MODELS = r"a100|h100|h200|v100|a6000|a40|l40s?|t4"
@@ -35,8 +35,6 @@ _GPU_MEMORY_AFTER = re.compile(
 _COLAB_FREE = re.compile(
     r"\bcolab(?:'s)?\s+(?:\(\s*)?free\b|\bfree\s+(?:tier\s+(?:of|on)\s+|version\s+of\s+)?(?:google\s+)?colab\b"
 )
-# Tasks whose answer is text a language model writes: on a board, memory bounds the model.
-_TEXT_ANSWERS = frozenset({"captioning", "vqa"})
 # The memory of an edge board: 'a Jetson Orin Nano with 8 GB of shared memory', '8 GB RAM'.
 _BOARD_MEMORY = re.compile(
     r"(\d+(?:\.\d+)?)\s*gb\b(?:\s+of)?\s*(?:shared\s+|unified\s+|lpddr\d*x?\s+)?(?:memory|ram)\b"
@@ -191,7 +189,10 @@ def read_compute(
         notes.append(
             f"{gigabytes:g} GB of GPU memory read as room for about {limit:,.0f}M parameters when {use}"
         )
-    answers_in_text = {task_type, application_task_type(application) if application else None} & _TEXT_ANSWERS
+    answers_in_text = {
+        task_type,
+        application_task_type(application) if application else None,
+    } & TEXT_ANSWER_TASKS
     if device == "edge" and limit is None and answers_in_text and (on_board := _BOARD_MEMORY.search(lowered)):
         # A captioner or chat model on a board is bound by the board's memory (its 16-bit weights),
         # not by the encoder budget of Nano-class boards: 'a Jetson Orin Nano with 8 GB of memory'.
