@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
@@ -29,34 +29,11 @@ DEVICE_PARAMETER_BUDGET: dict[str, float | None] = {
 }
 
 
-_DEVICE_WORDS = {"cpu": "CPU", "edge": "edge device", "single-gpu": "one GPU", "multi-gpu": "several GPUs"}
-
-
-def _canonical_datasets(names: Sequence[str]) -> list[str]:
+def canonical_datasets(names: Sequence[str]) -> list[str]:
     """Dataset names as the dataset table writes them (unknown names as given), each once."""
     from rsfmd.datasets import find_dataset
 
     return list(dict.fromkeys(info.name if (info := find_dataset(n)) else n for n in names))
-
-
-def _suite_members(suite: str) -> list[str]:
-    """A benchmark suite's datasets by their canonical names (as ``datasets`` holds them)."""
-    from rsfmd.datasets import suite_datasets
-
-    return _canonical_datasets(suite_datasets(suite))
-
-
-def _resolution_text(resolution: str) -> str:
-    """'10 m' as it is; a class with the word: 'high resolution', 'very high resolution (sub-metre)'."""
-    if resolution[:1].isdigit() or "resolution" in resolution:
-        return resolution
-    word, _, detail = resolution.partition(" (")
-    return f"{word} resolution ({detail}" if detail else f"{word} resolution"
-
-
-def _size_text(millions: float) -> str:
-    """'300M', '1B', '1.5B'."""
-    return f"{millions / 1000:g}B" if millions >= 1000 else f"{millions:g}M"
 
 
 class MinPerformance(BaseModel):
@@ -250,12 +227,12 @@ class StructuredQuery(BaseModel):
     @field_validator("datasets")
     @classmethod
     def _datasets(cls, value: list[str]) -> list[str]:
-        return _canonical_datasets(value)
+        return canonical_datasets(value)
 
     @field_validator("pretrained_on")
     @classmethod
     def _pretrained_on(cls, value: list[str]) -> list[str]:
-        return _canonical_datasets(value)
+        return canonical_datasets(value)
 
     @field_validator("region")
     @classmethod
@@ -267,111 +244,6 @@ class StructuredQuery(BaseModel):
         """Mandatory fields still empty: named benchmarks stand for the imagery and the task
         ('the best model on EuroSAT', 'the best on PANGAEA')."""
         return [f for f in MANDATORY_FIELDS if not getattr(self, f) and not self.datasets]
-
-    def summary(self, names: Mapping[str, str] | None = None) -> list[str]:
-        """What was understood, as short phrases (e.g. 'flood mapping', 'SAR', 'CPU, about 120M').
-
-        ``names`` gives the display name of an excluded model id ('not TerraMind', not 'not terramind').
-        """
-        parts: list[str] = []
-        if self.application:
-            parts.append(self.application)
-        elif self.task_type:
-            parts.append(self.task_type)
-        either = [m for m in self.modality if self.either_modality and m in EITHER_MODALITIES]
-        if either:
-            parts.append(" or ".join(sorted(either, key=lambda m: m != "RGB")))
-        parts.extend(m for m in self.modality if m not in either)
-        parts.extend(s for s in self.sensor if s not in parts)
-        if self.spatial_resolution:
-            parts.append(_resolution_text(self.spatial_resolution))
-        if self.data_regime:
-            parts.append(self.data_regime.replace("-", " "))
-        if self.frozen_encoder:
-            parts.append("frozen encoder")
-        if self.conversational:
-            parts.append("writes free text (chat)")
-        parts.extend(self._size_phrases())
-        floor = self.min_performance
-        if floor is not None:
-            parts.extend(f"{m} at least {v:g}" for m, v in zip(floor.metric, floor.value, strict=True))
-        parts.extend(f"priority: {p}" for p in self.priorities)
-        if self.region:
-            parts.append("region: " + ", ".join(self.region))
-        if self.datasets:
-            # A suite is shown by its name, not its dozen datasets.
-            members = {d for suite in self.suites for d in _suite_members(suite)}
-            named = [f"{s} ({len(_suite_members(s))} datasets)" for s in self.suites]
-            parts.append("on " + ", ".join([*named, *(d for d in self.datasets if d not in members)]))
-        parts.extend(self._choice_phrases(names))
-        return parts
-
-    def _size_phrases(self) -> list[str]:
-        """The device and parameter bounds, as phrases."""
-        parts: list[str] = []
-        limit = self.compute.parameter_limit()
-        if self.compute.max_parameters_m is not None:
-            bound = "fewer than" if self.compute.below_limit else "at most"
-            parts.append(f"{bound} {_size_text(self.compute.max_parameters_m)} parameters")
-        elif self.compute.device_class and limit is not None:
-            device = _DEVICE_WORDS.get(self.compute.device_class, self.compute.device_class)
-            parts.append(f"{device} (about {limit:g}M parameters)")
-        elif self.compute.device_class:
-            parts.append(_DEVICE_WORDS.get(self.compute.device_class, self.compute.device_class))
-        if self.compute.min_parameters_m is not None:
-            bound = "more than" if self.compute.above_floor else "at least"
-            parts.append(f"{bound} {_size_text(self.compute.min_parameters_m)} parameters")
-        return parts
-
-    def _choice_phrases(self, names: Mapping[str, str] | None) -> list[str]:
-        """Exclusions, licences, weights, years, architectures, backbones and pretraining, as phrases."""
-        parts: list[str] = []
-        models = [(names or {}).get(m, m) for m in self.exclusions.models]
-        excluded = [*self.exclusions.modalities, *self.exclusions.sensors, *self.exclusions.regions, *models]
-        if excluded:
-            parts.append("not " + ", ".join(excluded))
-        if self.licenses:
-            parts.append("licence: " + " or ".join(self.licenses))
-        elif self.commercial_use:
-            parts.append("commercial use")
-        if self.open_weights:
-            parts.append("open weights")
-        if self.precomputed_embeddings:
-            parts.append("precomputed embeddings")
-        if years := self.release_years():
-            parts.append(years)
-        if self.architectures:
-            parts.append("architecture: " + " or ".join(self.architectures))
-        if self.all_inputs:
-            parts.append("every input in one model")
-        if self.series_model:
-            parts.append("a model for time series")
-        if self.model_kinds:
-            parts.append(f"a {' or '.join(self.model_kinds)} model")
-        if self.specialist:
-            parts.append("a specialist for your kind of imagery")
-        if self.any_bands:
-            parts.append("any band set (wavelength-aware)")
-        if self.backbones:
-            parts.append("backbone: " + " or ".join(self.backbones))
-        if self.pretrained_on:
-            parts.append("pretrained on " + " or ".join(self.pretrained_on))
-        if self.pretext:
-            parts.append("pretrained by " + " or ".join(self.pretext))
-        return parts
-
-    def release_years(self) -> str | None:
-        """'released in 2025', 'released 2024 or later', 'released 2022 or earlier', or None."""
-        earliest, latest = self.min_release_year, self.max_release_year
-        if earliest is not None and earliest == latest:
-            return f"released in {earliest}"
-        if earliest is not None and latest is not None:
-            return f"released {earliest} to {latest}"
-        if earliest is not None:
-            return f"released {earliest} or later"
-        if latest is not None:
-            return f"released {latest} or earlier"
-        return None
 
     def filled_fields(self) -> list[str]:
         """Names of fields that hold a value."""

@@ -8,6 +8,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from agent.query import StructuredQuery
+from agent.query_phrases import summary
 from agent.systems import ClarificationQuestion
 from rsfmd.usage import UsageSnippet
 
@@ -185,7 +186,7 @@ class Selection(BaseModel):
 
     def understood(self) -> list[str]:
         """What was understood, as short phrases, with models by name."""
-        return self.query.summary(self.model_names)
+        return summary(self.query, self.model_names)
 
     def top_count(self) -> int:
         """How many models lead with ranks 1, 2, 3...: the top k, before any model the task named."""

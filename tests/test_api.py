@@ -18,6 +18,7 @@ from agent.dialogue.references import name_ordinals
 from agent.errors import InputError
 from agent.interpreter import interpret
 from agent.mentions import asked_about_name, built_on
+from agent.query_phrases import summary
 from agent.reading.slips import find_terms_fuzzy
 from agent.resources import get_resources
 from agent.selection import Status
@@ -223,7 +224,7 @@ def test_answer_says_what_was_understood() -> None:
         clarify=False,
         settings=_settings(),
     )
-    understood = selection.query.summary()
+    understood = summary(selection.query)
     assert understood[:3] == ["flood mapping", "SAR", "Sentinel-1"]
     assert {"few shot", "at most 50M parameters", "commercial use"} <= set(understood)
     assert any(u.startswith("not ") for u in understood)
@@ -400,10 +401,10 @@ def test_models_documented_for_the_users_sensor_are_judged_whatever_their_text_s
 
 def test_a_size_limit_and_a_size_floor_each_leave_the_device_said_once() -> None:
     # A stated limit is the budget: the device's own budget is not said beside it.
-    limited = interpret("flood mapping under 100M params on a 24GB GPU").query.summary()
+    limited = summary(interpret("flood mapping under 100M params on a 24GB GPU").query)
     assert "at most 100M parameters" in limited and not any(p.startswith("one GPU") for p in limited)
     # A floor leaves the device and its budget said.
-    floored = interpret("flood mapping over 1B parameters on a laptop").query.summary()
+    floored = summary(interpret("flood mapping over 1B parameters on a laptop").query)
     assert "at least 1B parameters" in floored and "CPU (about 120M parameters)" in floored
 
 
@@ -662,7 +663,7 @@ def test_a_frozen_encoder_is_read_apart_from_the_label_budget(
 ) -> None:
     query = interpret(text).query
     assert (query.frozen_encoder, query.data_regime) == (frozen, regime)
-    assert ("frozen encoder" in query.summary()) is frozen
+    assert ("frozen encoder" in summary(query)) is frozen
 
 
 @pytest.mark.parametrize(
@@ -897,10 +898,10 @@ def test_resolution_shorthands_are_read(text: str, resolution: str | None) -> No
 
 
 def test_a_resolution_class_is_said_with_the_word_resolution() -> None:
-    assert "high resolution" in interpret("road extraction from high-resolution imagery").query.summary()
-    summary = interpret("very-high-res drone mosaics of roofs").query.summary()
-    assert "very high resolution (sub-metre)" in summary
-    assert "10 m" in interpret("10 m Sentinel-2 for crops").query.summary()
+    assert "high resolution" in summary(interpret("road extraction from high-resolution imagery").query)
+    understood = summary(interpret("very-high-res drone mosaics of roofs").query)
+    assert "very high resolution (sub-metre)" in understood
+    assert "10 m" in summary(interpret("10 m Sentinel-2 for crops").query)
 
 
 def test_equally_long_terms_are_read_the_same_whatever_the_hash_seed() -> None:
@@ -931,7 +932,7 @@ def test_a_negation_rules_out_only_what_it_names() -> None:
     query = interpret("flood mapping anywhere except Europe with Sentinel-1").query
     assert query.sensor == ["Sentinel-1"] and query.exclusions.sensors == []  # 'with' ends the negation
     assert query.region == ["Global"] and query.exclusions.regions == ["Europe"]
-    assert "not Europe" in query.summary()
+    assert "not Europe" in summary(query)
     brazil = interpret("a model NOT trained on Chinese data, for land cover in Brazil").query
     assert (brazil.region, brazil.exclusions.regions) == (["Brazil"], ["China"])
     assert interpret("coastal erosion monitoring along the Baltic Sea").query.application == "coastal mapping"
@@ -986,7 +987,7 @@ def test_no_application_is_guessed_from_data_words_alone(text: str) -> None:
 def test_requests_for_precomputed_embeddings_are_read(text: str, wanted: bool) -> None:
     query = interpret(text).query
     assert query.precomputed_embeddings is wanted
-    assert ("precomputed embeddings" in query.summary()) is wanted
+    assert ("precomputed embeddings" in summary(query)) is wanted
 
 
 @pytest.mark.parametrize(
@@ -1085,7 +1086,7 @@ def test_benchmark_datasets_named_in_the_task_are_read(
     assert result.query.datasets == datasets
     assert result.query.application == application
     if datasets:
-        assert f"on {', '.join(datasets)}" in result.query.summary()
+        assert f"on {', '.join(datasets)}" in summary(result.query)
 
 
 def test_models_reporting_the_named_benchmark_lead_with_those_results() -> None:

@@ -7,6 +7,7 @@ import pytest
 from agent import select_models
 from agent.interpreter import interpret
 from agent.query import StructuredQuery
+from agent.query_phrases import summary
 from agent.settings import Settings
 from rsfmd.licenses import allows_commercial_use, within_licenses
 from rsfmd.loader import load_records
@@ -131,7 +132,7 @@ def test_named_licences_filter_and_say_when_none_is_confirmed() -> None:
     ranked = score_candidates([Candidate(r) for r in outcome.survivors], query, EvidenceIndex([]))
     notes = {m.model_id: m.trade_offs for m in explain(ranked, query)}
     assert "No license stated: confirm it is MIT" in notes["unstated"]
-    assert query.summary()[-1] == "licence: MIT"
+    assert summary(query)[-1] == "licence: MIT"
     selection = select_models(
         "BSD licensed model for oil spill detection with Sentinel-1",
         clarify=False,

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from agent.query import ComputeBudget, Exclusions, MinPerformance, StructuredQuery
+from agent.query_phrases import summary
 from rsfmd.datasets import bench_application
 from rsfmd.schema import Alignment, Benchmark, ModelRecord
 from tests.records import make_record
@@ -944,7 +945,7 @@ def test_either_modality_is_met_in_full_by_a_model_for_one_of_them() -> None:
     assert abs(modality_fit(Candidate(rgb), fused).score - w("RGB") / (w("RGB") + w("SAR"))) < 1e-9
     sar_share = w("SAR") / (w("SAR") + w("Multispectral"))  # the wish kept: the first by name
     assert abs(modality_fit(Candidate(sar), fused).score - sar_share) < 1e-9
-    assert either.summary()[1] == "RGB or Multispectral"
+    assert summary(either)[1] == "RGB or Multispectral"
 
 
 def test_a_result_on_a_variant_of_the_named_dataset_counts_as_a_result_on_it() -> None:

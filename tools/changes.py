@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from agent.query import StructuredQuery
+from agent.query_phrases import summary
 
 
 def _listed(parts: list[str]) -> str:
@@ -18,7 +19,7 @@ def task_change(
     """The change between two readings of a task, as the chat says it first: 'Now fewer than 86M
     parameters instead of one GPU (about 1500M parameters)', 'Now also open weights', 'No longer
     region: Kenya'. None when what was understood is the same. ``names``: display names of model ids."""
-    old, new = before.summary(names), after.summary(names)
+    old, new = summary(before, names), summary(after, names)
     added = [part for part in new if part not in old]
     dropped = [part for part in old if part not in new]
     if added and dropped:

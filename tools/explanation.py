@@ -9,6 +9,7 @@ sentences, tools/model_facts.py.
 from __future__ import annotations
 
 from agent.query import StructuredQuery
+from agent.query_phrases import release_years
 from agent.selection import EvidenceNumber, Links, RankedModel
 from agent.wording import with_article
 from rsfmd.licenses import allows_commercial_use, within_licenses
@@ -129,7 +130,7 @@ def _trade_offs(c: Candidate, query: StructuredQuery) -> list[str]:
         )
     elif commercial is None and query.commercial_use:
         out.append(f"{stated}: confirm it allows commercial use")
-    years = query.release_years()
+    years = release_years(query)
     for constraint in c.relaxed:
         if constraint == "release_year" and years:
             out.append(f"Released in {r.year}, not {years} (closest match)")

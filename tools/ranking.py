@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping, Sequence
 
 from agent.query import StructuredQuery
+from agent.query_phrases import release_years
 from agent.wording import with_article
 from rsfmd.datasets import evaluated_on
 from rsfmd.licenses import allows_commercial_use, within_licenses
@@ -146,7 +147,7 @@ def unconfirmed_requirements(record: ModelRecord, query: StructuredQuery) -> lis
         out.append("commercial use")
     if query.open_weights and record.weights_released is None:
         out.append("downloadable weights")
-    if (years := query.release_years()) and record.year is None:
+    if (years := release_years(query)) and record.year is None:
         out.append(years)
     if query.architectures and not record.architectures:
         out.append(f"{with_article(' or '.join(query.architectures))} backbone")

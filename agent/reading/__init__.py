@@ -16,7 +16,8 @@ from importlib import resources
 
 from agent.reading.classes import class_list_spans, is_land_legend
 from agent.reading.context import ROLE_WORDS, Role, RoleSpan, role_spans
-from agent.reading.tables import model_noun_after
+from agent.reading.sizes import names_size
+from agent.reading.tables import cue_pattern, model_noun_after
 
 __all__ = ["Reading", "RoleSpan", "not_held", "on_subject", "read"]
 
@@ -49,9 +50,20 @@ class Reading:
             if s.role == "excluded"
             for words in _ruled_out(_subject(self.text[s.start : s.end], s.cue))
         ]
+        # 'ViT-L backbones were too slow': a size tried and found too slow or too big is ruled out.
+        too_much = cue_pattern("size_limit", "too_much")
+        ruled_out += [
+            subject
+            for s in self.spans
+            if s.role == "reference"
+            and too_much.search(s.cue)
+            and names_size(subject := _subject(self.text[s.start : s.end], s.cue))
+        ]
         # A restatement is read like any text: 'no 7B chat model' is itself set aside by its row.
         restated = "".join(
-            _blank(f"; no {words}", role_spans(f"; no {words}")) for words in ruled_out if words
+            _blank(f"; no {words}", role_spans(f"; no {words}"))
+            for words in dict.fromkeys(ruled_out)
+            if words
         )
         legends = [
             s for s in self.spans if s.role == "classes" and is_land_legend(self.text[s.start : s.end])

@@ -291,6 +291,11 @@ def _backward(text: str, trigger: Trigger, start: int, table: ContextTable) -> i
     points += [m.end() - 1 for t, role in table.terminators if role is None for m in t.finditer(text)]
     points += [m.end() - 1 for p, _ in table.resume for m in p.finditer(text)]
     before = sorted(p for p in points if p < start)
+    # 'ViT-L backbones (300M+) are too slow': a parenthesis closed right before the trigger says
+    # more of what the scope is said of.
+    if before and text[before[-1]] == ")" and not text[before[-1] + 1 : start].strip():
+        opened = text.rfind("(", 0, before[-1])
+        before = [p for p in before if p < opened] if opened >= 0 else before
     # 'embeddings of stacked Sentinel-2, Sentinel-1 and DEM gave us the idea': the commas of a list
     # ending in 'and' or 'or' end no clause.
     while (

@@ -37,6 +37,7 @@ _METRIC_LEAD = re.compile(
 # 'backbone_family'.
 # A variant of a family by its size ('ViT-Large', 'ResNet-152'): ruled out, the size is.
 _SIZED_VARIANT = re.compile(r"[\s-]?(?:large|huge|giant|base|small|tiny|[lhgbst]\b|\d)")
+_SIZE_LETTER = re.compile(r"[\s-][lhgbst]$")
 _ARCHITECTURE_NEGATION = re.compile(
     rf"(?:{NOT}|\bno|\bnon-?|\bwithout|\bavoid(?:ing)?|\bexcept|\brather\s+than|\binstead\s+of|\bnothing)"
     r"(?:\s+(?:with|using|use|based\s+on))?(?:\s+(?:an?|any))?\s*$"
@@ -264,7 +265,8 @@ def architectures(lowered: str) -> list[str]:
             if _GENERIC_BASELINE.search(lowered, max(0, match.start() - 50), match.start()):
                 continue  # 'an ImageNet ResNet': the baseline the user has, not a family asked for
             if _ARCHITECTURE_NEGATION.search(before):
-                if not _SIZED_VARIANT.match(lowered, match.end()):  # 'no ViT-Large': a size ruled out
+                # 'no ViT-Large', 'no ViT-L': a size ruled out
+                if not (_SIZED_VARIANT.match(lowered, match.end()) or _SIZE_LETTER.search(match.group(0))):
                     excluded.append(family)
             elif _family_asked(lowered, match.start(), match.end()):
                 wanted.append(family)

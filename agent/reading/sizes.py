@@ -5,7 +5,9 @@ ceiling'), and a standard backbone's size ('ViT-L or larger', 'a ViT-B sized mod
 
 from __future__ import annotations
 
+import math
 import re
+from collections.abc import Iterator
 from functools import cache
 
 from agent.reading.context import sentence_spans
@@ -50,10 +52,13 @@ _PARAMS_NEGATED_FLOOR = re.compile(
     rf"{_SIZE_NUMBER}\s*{_PARAM_WORD}"
 )
 _PARAMS_FLOOR_PLUS = re.compile(rf"\b(\d+(?:\.\d+)?)\s*(m|b)\+[\s-]*(?:{_PARAM_WORD}|models?)\b")
+_PARAMS_FLOOR_PLUS_BARE = re.compile(r"\b\d+(?:\.\d+)?\s*(?:m|b)\+")
 _PARAMS_BILLION_SCALE = re.compile(r"\bbillion[\s-](?:param|parameters?|params|scale)\b")
 # 'anything in the billion-parameter range is out' (restated 'no anything in the billion-parameter
 # range'): the scale ruled out is a limit.
 _PARAMS_NEGATED_BILLION = re.compile(rf"\b(?:no|nothing|not)\b[^.;,]{{0,40}}?{_PARAMS_BILLION_SCALE.pattern}")
+# 'no 300M+ models' (a size said too slow, restated by the reading): the floor ruled out is a limit.
+_PARAMS_NEGATED_PLUS = re.compile(rf"\b(?:{_NEGATION})\b[^.;,]{{0,40}}?\b(\d+(?:\.\d+)?)\s*(m|b)\+")
 _PARAMS_BETWEEN = re.compile(rf"between\s*{_SIZE_NUMBER}\s*(?:and|to|-)\s*{_SIZE_NUMBER}\s*{_PARAM_WORD}\b")
 
 
@@ -78,6 +83,9 @@ def parameter_limit(text: str) -> float | None:
     if not match:
         if _PARAMS_NEGATED_BILLION.search(text):
             return 1000.0
+        if plus := _PARAMS_NEGATED_PLUS.search(text):
+            # (just under the size ruled out: '300M+' rules out 300M itself)
+            return math.nextafter(_millions(plus.group(1), plus.group(2)), 0.0)
         return _limit_said_in_sentence(text)
     return _millions(match.group(1), match.group(2))
 
@@ -143,6 +151,7 @@ BOUND_BEFORE = re.compile(
     r"anything (?:much )?(?:(?:larger|bigger|heavier) than|beyond|above|past)))"
     r"\s+(?:an?\s+|the\s+)?$"
 )
+_NEGATED_SIZE = re.compile(r"\b(?:no|not|nothing|never)\s+(?:an?\s+|the\s+|any\s+)?(?:[\w-]+\s+)?$")
 _SIZED_AS = re.compile(r"[\s-]*(?:sized|size|scale|class)\b(?!\s+(?:or|and)\b)")
 _BOUND_FAMILIES = ("ViT-", "Swin", "ResNet-", "WRN-", "ConvNeXt-")
 
@@ -161,19 +170,39 @@ def _bound_backbones() -> Probed[tuple[re.Pattern[str], str, float]]:
 
 
 def backbone_bound(lowered: str, written: str) -> tuple[float | None, float | None, str] | None:
-    """(limit, floor, note) from a size given as a standard backbone's ('ViT-L or larger')."""
+    """(limit, floor, note) from a size given as a standard backbone's ('ViT-L or larger'); of
+    several limits ('ResNet-50 scale; the ViT-Base models would be too slow'), the tightest."""
+    bounds = list(_backbone_bounds(lowered, written))
+    limits = [b for b in bounds if b[0] is not None]
+    return min(limits, key=lambda b: b[0] or 0.0) if limits else next(iter(bounds), None)
+
+
+def _backbone_bounds(lowered: str, written: str) -> Iterator[tuple[float | None, float | None, str]]:
     for pattern, name, size in _bound_backbones().candidates(lowered):
         for match in pattern.finditer(lowered):
             after = BOUND_AFTER.match(lowered, match.end())
             before = BOUND_BEFORE.search(lowered, max(0, match.start() - 32), match.start())
             bound = after or before
+            if _NEGATED_SIZE.search(lowered, max(0, match.start() - 24), match.start()) and not (
+                bound and bound.group(2)
+            ):
+                # 'no ViT-L backbones', 'nothing ViT-Large-class' (a size said too slow or too big,
+                # restated by the reading): under that size.
+                value = round(size * (1 - _BACKBONE_BOUND_SLACK), 1)
+                said = written[match.start() : match.end()]
+                yield (
+                    value,
+                    None,
+                    f"'{said}' ruled out: read as under about {value:g}M parameters ({name}: {size:g}M)",
+                )
+                continue
             if bound is None:
                 if sized := _SIZED_AS.match(lowered, match.end()):
                     # 'a ViT-B sized model': about that size, read as no larger.
                     said = written[match.start() : sized.end()]
                     value = size * (1 + _BACKBONE_BOUND_SLACK)
                     value = round(value) if value >= 10 else round(value, 1)
-                    return (
+                    yield (
                         value,
                         None,
                         f"'{said}' read as at most about {value:g}M parameters ({name}: {size:g}M)",
@@ -187,5 +216,13 @@ def backbone_bound(lowered: str, written: str) -> tuple[float | None, float | No
             value = round(value) if value >= 10 else round(value, 1)
             side = "least" if larger else "most"
             note = f"'{said}' read as at {side} about {value:g}M parameters ({name}: {size:g}M)"
-            return (None, value, note) if larger else (value, None, note)
-    return None
+            yield (None, value, note) if larger else (value, None, note)
+
+
+def names_size(text: str) -> bool:
+    """Whether ``text`` names a model size: a parameter count ('300M parameters', '300M+') or a
+    standard backbone's size ('ViT-L', 'a ViT-Large-class backbone')."""
+    lowered = text.lower()
+    if _PARAMETER_COUNT.search(lowered) or _PARAMS_FLOOR_PLUS_BARE.search(lowered):
+        return True
+    return any(p.search(lowered) for p, _, _ in _bound_backbones().candidates(lowered))
