@@ -168,6 +168,8 @@ def normalise_task_type(value: str) -> str:
 
 # Task types answered in text a language model writes: a caption, an answer.
 TEXT_ANSWER_TASKS = frozenset({"captioning", "vqa"})
+# Task types a vision-language model does as it is, from an image and text: it is run, not trained.
+PROMPTED_TASKS = frozenset({*TEXT_ANSWER_TASKS, "visual grounding", "retrieval", "zero-shot classification"})
 
 
 def normalise_metric(value: str) -> str:

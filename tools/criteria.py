@@ -23,6 +23,7 @@ from rsfmd.datasets import (
     results_only_as_another_task,
 )
 from rsfmd.schema import Alignment, Category, ModelRecord
+from rsfmd.vocab import PROMPTED_TASKS
 from tools.candidate import Candidate, Criterion
 from tools.evidence import RELATED_TASKS, same_imagery
 from tools.filtering import coarser_grid, reads_no_text_for
@@ -36,7 +37,6 @@ from tools.inputs import (
 )
 
 MAP_TASKS = frozenset({"segmentation", "instance segmentation", "regression", "change detection"})
-VL_TASKS = frozenset({"captioning", "vqa", "visual grounding", "retrieval", "zero-shot classification"})
 # Applications whose input is an image pair, though their task type is shared with single-image
 # ones: a change captioner writes about a before and an after image, not about one image.
 PAIR_INPUT_APPLICATIONS = frozenset({"change captioning"})
@@ -65,7 +65,7 @@ def _input_mismatch(r: ModelRecord, query: StructuredQuery, shown_on_application
     )
     # (unless the application pairs images with images: 'find tiles that look like this one')
     if (
-        query.task_type in VL_TASKS
+        query.task_type in PROMPTED_TASKS
         and r.category not in cross_modal
         and not shown_on_application
         and not images_with_images(query)

@@ -11,7 +11,7 @@ from functools import cache
 from agent.query import ComputeBudget
 from agent.reading.sizes import backbone_bound, parameter_floor, parameter_limit
 from agent.reading.tables import cue_pattern, cues, table_rows
-from rsfmd.vocab import TEXT_ANSWER_TASKS, application_domain, application_task_type
+from rsfmd.vocab import PROMPTED_TASKS, TEXT_ANSWER_TASKS, application_domain, application_task_type
 
 # Data-centre and workstation GPUs named by model ('one A100', 'a T4').
 _GPU_MODELS = r"a100|h100|h200|v100|a6000|a40|l40s?|t4"
@@ -38,9 +38,6 @@ _COLAB_FREE = re.compile(
 # The memory of an edge board: 'a Jetson Orin Nano with 8 GB of shared memory', '8 GB RAM'.
 _BOARD_MEMORY = re.compile(
     r"(\d+(?:\.\d+)?)\s*gb\b(?:\s+of)?\s*(?:shared\s+|unified\s+|lpddr\d*x?\s+)?(?:memory|ram)\b"
-)
-_INFERENCE_TASKS = frozenset(
-    {"captioning", "vqa", "visual grounding", "retrieval", "zero-shot classification"}
 )
 
 
@@ -130,7 +127,7 @@ def read_compute(
     saying in ``notes`` what was inferred."""
     application, task_type = task
     # A model only run, not trained: zero-shot use, or a task answered by a model as it is.
-    inference = regime == "zero-shot" or task_type in _INFERENCE_TASKS
+    inference = regime == "zero-shot" or task_type in PROMPTED_TASKS
     device = _device(lowered)
     limit = parameter_limit(lowered)
     floor = parameter_floor(lowered)
