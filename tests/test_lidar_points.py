@@ -67,3 +67,15 @@ def test_an_answer_for_points_holds_no_model_of_elevation_rasters_alone() -> Non
     assert selection.models
     assert all("LiDAR" in RECORDS[m.model_id].modalities for m in selection.models)
     assert any("LiDAR used as points" in n for n in selection.assumptions)
+
+
+def test_scans_of_a_spinning_lidar_are_points_and_a_lidar_model_asked_for_takes_them() -> None:
+    query = _read(
+        "Our UAV carries an RGB camera, a thermal camera and a spinning LiDAR, and everything runs on the "
+        "on-board Jetson. I have some annotated scans from test flights. Is there any pretrained "
+        "remote-sensing model that handles thermal and LiDAR?"
+    )
+    assert query.point_cloud and {"Thermal", "LiDAR"} <= set(query.model_kinds)
+    # DeCUR takes the RGB, but it is no thermal or LiDAR model: its DEM branch takes no points
+    assert modality_violation(RECORDS["decur"], query) is not None
+    assert modality_violation(RECORDS["mm-sam"], query) is None

@@ -196,3 +196,21 @@ def test_a_size_cap_the_user_states_is_not_bent_to_fill_a_short_answer() -> None
 )
 def test_a_model_the_user_will_fine_tune_needs_released_weights(text: str, asked: bool) -> None:
     assert interpret(text).query.open_weights is asked
+
+
+def test_a_model_whose_weights_are_not_released_is_never_recommended() -> None:
+    # No machine, labels or archive named: the weights are still what the user would use.
+    query = interpret(
+        "Which pretrained model takes LiDAR-derived height and gives fine tree crown boundaries?"
+    ).query
+    unreleased = next(
+        r for r in load_records() if r.weights_released is False and r.category != Category.embedding_product
+    )
+    assert weights_violation(unreleased, query) == "pretrained weights are not released"
+    shown = select_models(
+        "Which pretrained model takes LiDAR-derived height and gives fine tree crown boundaries?",
+        k=5,
+        clarify=False,
+    ).models
+    by_id = {r.model_id: r for r in load_records()}
+    assert shown and all(by_id[m.model_id].weights_released is not False for m in shown)

@@ -229,9 +229,9 @@ def cannot_download(record: ModelRecord, query: StructuredQuery, relaxed: Collec
 
 
 def weights_violation(record: ModelRecord, query: StructuredQuery) -> str | None:
-    """The user needs downloadable weights (``runs_model``) and the sources say they are not released, or
-    asked for them in words and the sources show no release."""
-    if record.category == Category.embedding_product or not runs_model(query):
+    """The sources say the weights are not released (nothing to use, whoever asks; published
+    embeddings aside), or the user asked for weights in words and the sources show no release."""
+    if record.category == Category.embedding_product:
         return None
     if record.weights_released is False:
         return "pretrained weights are not released"

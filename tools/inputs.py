@@ -114,7 +114,7 @@ def modality_violation(record: ModelRecord, query: StructuredQuery) -> str | Non
         return "input modalities unknown"
     if not takes_any(record, wanted, compatible_for(query)):
         return f"takes {', '.join(record.modalities)}, not {', '.join(sorted(wanted))}"
-    if query.model_kinds and not takes_any(record, query.model_kinds):
+    if query.model_kinds and not takes_any(record, query.model_kinds, compatible_for(query)):
         asked = " or ".join(query.model_kinds)
         return f"takes {', '.join(record.modalities)}: not the {asked} model asked for"
     return None
