@@ -45,6 +45,7 @@ from agent.reading.sensors import (
 )
 from agent.reading.similarity import Encode, guess_application
 from agent.reading.slips import mend
+from agent.reading.tables import cue_pattern
 from agent.reading.tasks import (
     TaskReading,
     name_application,
@@ -244,6 +245,7 @@ def interpret(
         commercial_use=asks_commercial_use(lowered, permissive),
         licenses=licences,
         open_weights=asks_open_weights(lowered),
+        own_work=bool(cue_pattern("own_work", "said").search(lowered)),
         precomputed_embeddings=asks_precomputed_embeddings(lowered),
         frozen_encoder=regime.frozen,
         pretrain_further=regime.pretrain_further,

@@ -139,6 +139,10 @@ class StructuredQuery(BaseModel):
         description="Licences the user accepts, by family (Apache-2.0, MIT, BSD); empty: any licence.",
     )
     open_weights: bool = Field(default=False, description="Pretrained weights must be downloadable.")
+    own_work: bool = Field(
+        default=False,
+        description="The user speaks of data or work of their own ('our archive', 'we map'): a model to use.",
+    )
     precomputed_embeddings: bool = Field(
         default=False,
         description="The user wants embeddings already computed (an embedding product), not a model to run.",

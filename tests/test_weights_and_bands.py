@@ -198,19 +198,25 @@ def test_a_model_the_user_will_fine_tune_needs_released_weights(text: str, asked
     assert interpret(text).query.open_weights is asked
 
 
-def test_a_model_whose_weights_are_not_released_is_never_recommended() -> None:
-    # No machine, labels or archive named: the weights are still what the user would use.
-    query = interpret(
-        "Which pretrained model takes LiDAR-derived height and gives fine tree crown boundaries?"
-    ).query
+@pytest.mark.parametrize(
+    "text",
+    [
+        "We flew a DJI L1 over our cherry orchard and have a 10 cm canopy height model. Which pretrained "
+        "model takes LiDAR-derived height and gives fine tree crown boundaries?",
+        "I'm mapping tree crowns from a LiDAR canopy height model. Which pretrained model takes the height "
+        "layer and gives fine crown boundaries?",
+    ],
+)
+def test_a_user_with_work_of_their_own_is_not_offered_weights_never_released(text: str) -> None:
+    # No machine, labels or archive named: data or work of their own is still a model to use.
+    query = interpret(text).query
+    assert query.own_work
     unreleased = next(
         r for r in load_records() if r.weights_released is False and r.category != Category.embedding_product
     )
     assert weights_violation(unreleased, query) == "pretrained weights are not released"
-    shown = select_models(
-        "Which pretrained model takes LiDAR-derived height and gives fine tree crown boundaries?",
-        k=5,
-        clarify=False,
-    ).models
     by_id = {r.model_id: r for r in load_records()}
+    shown = select_models(text, k=5, clarify=False).models
     assert shown and all(by_id[m.model_id].weights_released is not False for m in shown)
+    # Asked about the models alone, with nothing of their own, the user may see one.
+    assert not interpret("Which pretrained models take LiDAR-derived height for tree crowns?").query.own_work

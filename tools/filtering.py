@@ -205,8 +205,13 @@ def license_violation(record: ModelRecord, query: StructuredQuery) -> str | None
 
 def runs_model(query: StructuredQuery) -> bool:
     """Whether the user needs downloadable weights: asked for, or the model is to run on their
-    machine or learn from their labels or archive."""
-    return query.open_weights or query.compute.device_class is not None or query.data_regime is not None
+    machine, learn from their labels or archive, or serve work or data of their own."""
+    return (
+        query.open_weights
+        or query.own_work
+        or query.compute.device_class is not None
+        or query.data_regime is not None
+    )
 
 
 def released_trained_for(record: ModelRecord, application: str | None) -> bool:
@@ -229,9 +234,9 @@ def cannot_download(record: ModelRecord, query: StructuredQuery, relaxed: Collec
 
 
 def weights_violation(record: ModelRecord, query: StructuredQuery) -> str | None:
-    """The sources say the weights are not released (nothing to use, whoever asks; published
-    embeddings aside), or the user asked for weights in words and the sources show no release."""
-    if record.category == Category.embedding_product:
+    """The user needs downloadable weights (``runs_model``) and the sources say they are not released, or
+    asked for them in words and the sources show no release."""
+    if record.category == Category.embedding_product or not runs_model(query):
         return None
     if record.weights_released is False:
         return "pretrained weights are not released"
