@@ -15,6 +15,7 @@ from tools.evidence import EvidenceIndex
 from tools.filtering import (
     cannot_download,
     compute_violation,
+    encoder_violation,
     imagery_violation,
     modality_violation,
     weights_violation,
@@ -220,3 +221,16 @@ def test_a_user_with_work_of_their_own_is_not_offered_weights_never_released(tex
     assert shown and all(by_id[m.model_id].weights_released is not False for m in shown)
     # Asked about the models alone, with nothing of their own, the user may see one.
     assert not interpret("Which pretrained models take LiDAR-derived height for tree crowns?").query.own_work
+
+
+def test_work_of_their_own_alone_may_be_served_by_embeddings_already_computed() -> None:
+    alphaearth = next(r for r in load_records() if r.model_id == "alphaearth-foundations")
+    own = interpret(
+        "We map field boundaries across our provinces every year. Which embeddings would help?"
+    ).query
+    assert own.own_work and encoder_violation(alphaearth, own) is None
+    # On their own machine, embeddings whose encoder is not released are nothing to run.
+    machine = interpret(
+        "We map field boundaries on our own 24 GB GPU every year. Which model would help?"
+    ).query
+    assert encoder_violation(alphaearth, machine) is not None

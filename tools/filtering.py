@@ -204,14 +204,15 @@ def license_violation(record: ModelRecord, query: StructuredQuery) -> str | None
 
 
 def runs_model(query: StructuredQuery) -> bool:
-    """Whether the user needs downloadable weights: asked for, or the model is to run on their
-    machine, learn from their labels or archive, or serve work or data of their own."""
-    return (
-        query.open_weights
-        or query.own_work
-        or query.compute.device_class is not None
-        or query.data_regime is not None
-    )
+    """Whether the user needs downloadable weights: asked for, or the model is to serve work or data
+    of their own, run on their machine or learn from their labels or archive (``runs_encoder``)."""
+    return query.own_work or runs_encoder(query)
+
+
+def runs_encoder(query: StructuredQuery) -> bool:
+    """Whether the user runs a model themselves: weights asked for, or a machine, labels or an archive
+    of their own named. Work of their own alone may be served by embeddings already computed."""
+    return query.open_weights or query.compute.device_class is not None or query.data_regime is not None
 
 
 def released_trained_for(record: ModelRecord, application: str | None) -> bool:
@@ -280,7 +281,7 @@ def encoder_violation(record: ModelRecord, query: StructuredQuery) -> str | None
         return "precomputed embeddings: no encoder to pretrain further"
     if query.architectures or query.backbones:
         return "precomputed embeddings, not a backbone to run"
-    if runs_model(query) and record.weights_released is not True:
+    if runs_encoder(query) and record.weights_released is not True:
         return "precomputed embeddings, encoder not known to be released: nothing to run on your imagery"
     return coarser_grid(record, query)
 
