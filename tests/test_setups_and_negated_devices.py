@@ -181,3 +181,13 @@ def test_a_captioner_on_a_board_is_bound_by_the_boards_memory() -> None:
     assert query.compute.parameter_limit() == 3200.0
     encoder = _query("We segment burn scars on a Jetson Orin Nano with 8 GB of shared memory.")
     assert encoder.compute.parameter_limit() is not None and encoder.compute.parameter_limit() < 500
+
+
+def test_the_model_that_gets_the_user_a_score_today_is_no_wish_but_its_metric_stays() -> None:
+    query = _query(
+        "Bi-temporal building change detection on 0.5 m imagery with 8,000 labelled tile pairs. A small "
+        "Mamba-based change model gets me about 0.82 F1, and I want the best F1 achievable on a 48 GB GPU. "
+        "Which pretrained backbones give the highest F1?"
+    )
+    assert not query.architectures
+    assert "F1" in query.priority_metrics
