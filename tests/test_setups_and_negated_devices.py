@@ -191,3 +191,16 @@ def test_the_model_that_gets_the_user_a_score_today_is_no_wish_but_its_metric_st
     )
     assert not query.architectures
     assert "F1" in query.priority_metrics
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Our U-Net models with ImageNet ResNet encoders struggle on braided channels in WorldView-2 "
+        "tiles; which pretrained model that uses the NIR band would transfer best?",
+        "We currently train a UNet with an ImageNet ResNet-34 encoder on DEM chips; which pretrained "
+        "model saw elevation data?",
+    ],
+)
+def test_the_backbone_of_the_users_baseline_is_no_backbone_asked_for(text: str) -> None:
+    assert not _query(text).backbones

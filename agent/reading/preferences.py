@@ -195,6 +195,8 @@ def backbones_asked(lowered: str) -> list[str]:
                 continue
             taken.append((start, end))
             before = lowered[max(0, start - 30) : start]
+            if _GENERIC_BASELINE.search(lowered, max(0, start - 50), start):
+                continue  # 'our U-Net models with ImageNet ResNet encoders': the baseline the user has
             wished = _AS_BACKBONE_AFTER.match(lowered, end) or _AS_BACKBONE_BEFORE.search(before)
             sized = BOUND_AFTER.match(lowered, end) or BOUND_BEFORE.search(before)
             if wished and not sized and not _ARCHITECTURE_NEGATION.search(before):
