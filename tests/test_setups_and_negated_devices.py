@@ -204,3 +204,11 @@ def test_the_model_that_gets_the_user_a_score_today_is_no_wish_but_its_metric_st
 )
 def test_the_backbone_of_the_users_baseline_is_no_backbone_asked_for(text: str) -> None:
     assert not _query(text).backbones
+
+
+def test_the_place_of_what_runs_today_stays_the_users() -> None:
+    query = _query(
+        "Today we run a U-Net on our Sentinel-2 tiles over Kenya for flood mapping and want something "
+        "stronger."
+    )
+    assert query.region == ["Kenya"] and not query.architectures
