@@ -89,40 +89,27 @@ def _size_phrases(query: StructuredQuery) -> list[str]:
 
 def _choice_phrases(query: StructuredQuery, names: Mapping[str, str] | None) -> list[str]:
     """Exclusions, licences, weights, years, architectures, backbones and pretraining, as phrases."""
-    parts: list[str] = []
     models = [(names or {}).get(m, m) for m in query.exclusions.models]
     excluded = [*query.exclusions.modalities, *query.exclusions.sensors, *query.exclusions.regions, *models]
-    if excluded:
-        parts.append("not " + ", ".join(excluded))
-    if query.licenses:
-        parts.append("licence: " + " or ".join(query.licenses))
-    elif query.commercial_use:
-        parts.append("commercial use")
-    if query.open_weights:
-        parts.append("open weights")
-    if query.precomputed_embeddings:
-        parts.append("precomputed embeddings")
-    if years := release_years(query):
-        parts.append(years)
-    if query.architectures:
-        parts.append("architecture: " + " or ".join(query.architectures))
-    if query.all_inputs:
-        parts.append("every input in one model")
-    if query.series_model:
-        parts.append("a model for time series")
-    if query.model_kinds:
-        parts.append(f"a {' or '.join(query.model_kinds)} model")
-    if query.specialist:
-        parts.append("a specialist for your kind of imagery")
-    if query.any_bands:
-        parts.append("any band set (wavelength-aware)")
-    if query.backbones:
-        parts.append("backbone: " + " or ".join(query.backbones))
-    if query.pretrained_on:
-        parts.append("pretrained on " + " or ".join(query.pretrained_on))
-    if query.pretext:
-        parts.append("pretrained by " + " or ".join(query.pretext))
-    return parts
+    either = " or ".join
+    said = [
+        (excluded, "not " + ", ".join(excluded)),
+        (query.licenses, "licence: " + either(query.licenses)),
+        (query.commercial_use and not query.licenses, "commercial use"),
+        (query.open_weights, "open weights"),
+        (query.precomputed_embeddings, "precomputed embeddings"),
+        (years := release_years(query), years or ""),
+        (query.architectures, "architecture: " + either(query.architectures)),
+        (query.all_inputs, "every input in one model"),
+        (query.series_model, "a model for time series"),
+        (query.model_kinds, f"a {either(query.model_kinds)} model"),
+        (query.specialist, "a specialist for your kind of imagery"),
+        (query.any_bands, "any band set (wavelength-aware)"),
+        (query.backbones, "backbone: " + either(query.backbones)),
+        (query.pretrained_on, "pretrained on " + either(query.pretrained_on)),
+        (query.pretext, "pretrained by " + either(query.pretext)),
+    ]
+    return [phrase for holds, phrase in said if holds]
 
 
 def release_years(query: StructuredQuery) -> str | None:
