@@ -33,16 +33,18 @@ INPUT_MODALITIES: dict[str, frozenset[str]] = {
 # LiDAR used as points ('per-point classes', 'on the point cloud itself') is no raster: a model of
 # elevation rasters takes none of it, not even in part.
 AS_POINTS: dict[str, frozenset[str]] = {"LiDAR": frozenset({"LiDAR"})}
+_COMPATIBLE_AS_POINTS = {**COMPATIBLE_MODALITIES, **AS_POINTS}
+_INPUTS_AS_POINTS = {**INPUT_MODALITIES, **AS_POINTS}
 
 
 def compatible_for(query: StructuredQuery) -> Mapping[str, frozenset[str]]:
     """COMPATIBLE_MODALITIES for this task: LiDAR points are served by LiDAR models alone."""
-    return {**COMPATIBLE_MODALITIES, **AS_POINTS} if query.point_cloud else COMPATIBLE_MODALITIES
+    return _COMPATIBLE_AS_POINTS if query.point_cloud else COMPATIBLE_MODALITIES
 
 
 def inputs_for(query: StructuredQuery) -> Mapping[str, frozenset[str]]:
     """INPUT_MODALITIES for this task: LiDAR points are taken by LiDAR models alone."""
-    return {**INPUT_MODALITIES, **AS_POINTS} if query.point_cloud else INPUT_MODALITIES
+    return _INPUTS_AS_POINTS if query.point_cloud else INPUT_MODALITIES
 
 
 def requested_modalities(query: StructuredQuery) -> set[str]:
@@ -112,9 +114,10 @@ def modality_violation(record: ModelRecord, query: StructuredQuery) -> str | Non
         return None
     if not record.modalities:
         return "input modalities unknown"
-    if not takes_any(record, wanted, compatible_for(query)):
+    compatible = compatible_for(query)
+    if not takes_any(record, wanted, compatible):
         return f"takes {', '.join(record.modalities)}, not {', '.join(sorted(wanted))}"
-    if query.model_kinds and not takes_any(record, query.model_kinds, compatible_for(query)):
+    if query.model_kinds and not takes_any(record, query.model_kinds, compatible):
         asked = " or ".join(query.model_kinds)
         return f"takes {', '.join(record.modalities)}: not the {asked} model asked for"
     return None

@@ -51,14 +51,16 @@ _PARAMS_NEGATED_FLOOR = re.compile(
     r"(?:over|above|beyond|past|more than|larger than|bigger than|exceeding)\s*"
     rf"{_SIZE_NUMBER}\s*{_PARAM_WORD}"
 )
-_PARAMS_FLOOR_PLUS = re.compile(rf"\b(\d+(?:\.\d+)?)\s*(m|b)\+[\s-]*(?:{_PARAM_WORD}|models?)\b")
-_PARAMS_FLOOR_PLUS_BARE = re.compile(r"\b\d+(?:\.\d+)?\s*(?:m|b)\+")
+# '300M+', '1B+': a size and up.
+_SIZE_PLUS = r"\b(\d+(?:\.\d+)?)\s*(m|b)\+"
+_PARAMS_FLOOR_PLUS = re.compile(rf"{_SIZE_PLUS}[\s-]*(?:{_PARAM_WORD}|models?)\b")
+_PARAMS_FLOOR_PLUS_BARE = re.compile(_SIZE_PLUS)
 _PARAMS_BILLION_SCALE = re.compile(r"\bbillion[\s-](?:param|parameters?|params|scale)\b")
 # 'anything in the billion-parameter range is out' (restated 'no anything in the billion-parameter
 # range'): the scale ruled out is a limit.
 _PARAMS_NEGATED_BILLION = re.compile(rf"\b(?:no|nothing|not)\b[^.;,]{{0,40}}?{_PARAMS_BILLION_SCALE.pattern}")
 # 'no 300M+ models' (a size said too slow, restated by the reading): the floor ruled out is a limit.
-_PARAMS_NEGATED_PLUS = re.compile(rf"\b(?:{_NEGATION})\b[^.;,]{{0,40}}?\b(\d+(?:\.\d+)?)\s*(m|b)\+")
+_PARAMS_NEGATED_PLUS = re.compile(rf"\b(?:{_NEGATION})\b[^.;,]{{0,40}}?{_SIZE_PLUS}")
 _PARAMS_BETWEEN = re.compile(rf"between\s*{_SIZE_NUMBER}\s*(?:and|to|-)\s*{_SIZE_NUMBER}\s*{_PARAM_WORD}\b")
 
 
