@@ -128,6 +128,19 @@ def _binary_pattern(phrase: str) -> str | None:
     return rf"(?<![a-z0-9]){obj}\s*(?:/|vs\.?|versus|or|and)\s*non[\s-]?{obj}(?![a-z0-9])"
 
 
+def _shared_noun_pattern(phrase: str) -> str | None:
+    """'open-vocabulary segmentation' -> a pattern for 'open-vocabulary' in 'open-vocabulary or
+    referring segmentation': a task noun said once for two objects joined before it. The match
+    covers the first object only. None for phrases without a task noun."""
+    if (found := _task_object(phrase)) is None:
+        return None
+    obj, noun = found
+    return (
+        rf"(?<![a-z0-9]){obj}"
+        rf"(?=\s*(?:,|/|&|\bor\b|\band\b)\s*(?:[a-z]+[\s-]+){{1,2}}?{noun}(?![a-z0-9]))"
+    )
+
+
 class _Term(NamedTuple):
     """A term: its pattern's source, what it reads as, its length (longest first), a probe word any
     match contains, and whether the pattern runs on the lower-cased text or on the text as written.
@@ -187,8 +200,11 @@ def _matcher(vocabulary: str) -> Terms:
                 # The object keeps its longest word unless that word was the noun ('mapping').
                 head = synonym.rsplit(" ", 1)[0]
                 out.append(_Term(verb, canonical, len(synonym), _probe(head), True))
+            head_probe = _probe(synonym.rsplit(" ", 1)[0])
             if vocabulary == "applications" and (binary := _binary_pattern(synonym)):
-                out.append(_Term(binary, canonical, len(synonym), _probe(synonym.rsplit(" ", 1)[0]), True))
+                out.append(_Term(binary, canonical, len(synonym), head_probe, True))
+            if vocabulary == "applications" and (shared := _shared_noun_pattern(synonym)):
+                out.append(_Term(shared, canonical, len(synonym) - 1, head_probe, True))
     if vocabulary == "applications":
         out.extend(_other_task_nouns(vocab, unsafe))
     return _terms(out)
@@ -379,7 +395,15 @@ def is_closest_for(application: str | None, written: str) -> bool:
     if application is None:
         return False
     keys, verbs = _closest_for(application)
-    return term_key(written) in keys or any(v.fullmatch(written.lower()) for v in verbs)
+    return term_key(_with_task_noun(written)) in keys or any(v.fullmatch(written.lower()) for v in verbs)
+
+
+def _with_task_noun(written: str) -> str:
+    """``written`` with a last word naming what does a task put as the task's noun ('tree-crown
+    detectors' -> 'tree-crown detection')."""
+    *head, last = written.lower().split() or [""]
+    noun = next((n for n, agents in _agent_nouns().items() if last in agents), last)
+    return " ".join([*head, noun])
 
 
 def find_terms(text: str, vocabulary: str) -> list[TermSpan]:

@@ -1,0 +1,69 @@
+"""A task noun said once for two objects ('open-vocabulary or referring segmentation') names the
+first object's application too; a task said by what does it ('tree-crown detectors') keeps that
+task where the vocabulary reads it as a broader application; words describing the scene name no
+task."""
+
+import pytest
+
+from agent.interpreter import interpret
+from agent.query import StructuredQuery
+from agent.reading import read
+
+
+def _query(text: str) -> StructuredQuery:
+    return interpret(read(text).required_text).query
+
+
+@pytest.mark.parametrize(
+    ("text", "application"),
+    [
+        (
+            "We have 15 cm aerial orthophotos and no labels. Which models can do open-vocabulary or "
+            "referring segmentation from typed prompts?",
+            "open-vocabulary segmentation",
+        ),
+        (
+            "We are scaling a building and road footprint segmentation to 30 cm aerial imagery of a "
+            "whole state. Which backbones should we try?",
+            "building segmentation",
+        ),
+        (
+            "I run ship or vehicle detection on 0.5 m satellite scenes; which pretrained detectors "
+            "are strongest?",
+            "ship detection",
+        ),
+    ],
+)
+def test_a_task_noun_said_once_serves_the_first_object_too(text: str, application: str) -> None:
+    assert _query(text).application == application
+
+
+def test_one_object_alone_before_a_conjunction_names_nothing() -> None:
+    # 'open-vocabulary' with no task noun after the second object is no task.
+    query = _query(
+        "Open-vocabulary and zero-shot models are popular; I need land cover mapping from Sentinel-2."
+    )
+    assert query.application == "land cover mapping"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "From 3 cm drone orthophotos of oil palm plantations, which small tree-crown detectors would you "
+        "use on a CPU laptop?",
+        "I need a palm tree detector for drone orthophotos; which pretrained backbones are small enough "
+        "for a laptop?",
+    ],
+)
+def test_a_task_said_by_what_does_it_keeps_its_task(text: str) -> None:
+    query = _query(text)
+    assert query.application == "forest mapping"
+    assert query.task_type == "detection"
+
+
+def test_urban_and_rural_areas_are_the_scene_not_a_classification() -> None:
+    query = _query(
+        "We have UAV orthomosaics at 3 cm over peri-urban and rural sectors and want parcel boundaries "
+        "extracted as thin connected lines. Which pretrained models would you fine-tune?"
+    )
+    assert query.application != "land cover classification"
