@@ -53,6 +53,7 @@ from agent.reading.tasks import (
     read_chat,
     read_task_type,
     told_in_text,
+    whole_image_task,
 )
 from agent.reading.terms import TermSpan, blank_spans, find_terms, overlaps
 from rsfmd.datasets import find_dataset
@@ -93,8 +94,14 @@ def _read_task(
     not_tasks = learners + (ruled if len(task.task_text) == len(lowered) else [])
     task_terms = [t for t in find_terms(task.task_text, "task_types") if not overlaps(t[1], t[2], not_tasks)]
     if task.application is None and encode is not None and not named.suites:
+        # (a label per tile said limits the guess to applications that classify)
         task.application = guess_application(
-            task.task_text, task.similar_text, task_terms, encode, similarity_threshold, notes
+            task.task_text,
+            task.similar_text,
+            task_terms or whole_image_task(task.task_text),
+            encode,
+            similarity_threshold,
+            notes,
         )
     read_task_type(task, task_terms, lowered, modalities, exclusions, notes)
     return task, named

@@ -57,6 +57,16 @@ def _classify_whole() -> re.Pattern[str]:
     return cue_pattern("whole_image", "classification")
 
 
+def whole_image_task(task_text: str) -> list[TermSpan]:
+    """Classification as the task, when the text gives each patch or tile one label and names no
+    per-pixel output; no task otherwise."""
+    if (found := _classify_whole().search(task_text)) and not _PER_PIXEL.search(
+        _GROUND_PER_PIXEL.sub(" ", task_text)
+    ):
+        return [("classification", *found.span())]
+    return []
+
+
 _TASK_WORDS = re.compile(
     r"\b(?:mapp?(?:ing|s)?|segment\w*|classif\w*|detect\w*|estimat\w*|monitor\w*|extract\w*|"
     r"recogni\w*|count\w*|retriev\w*|caption\w*)\b"
@@ -338,8 +348,7 @@ def read_task_type(
         if any(a <= s and e <= b for a, b in swapped)
         or ((e - s > 12 or not application) and not any(a <= s and e <= b for a, b in app_spans))
     ]
-    per_pixel = _PER_PIXEL.search(_GROUND_PER_PIXEL.sub(" ", task_text))
-    if not explicit_tasks and _classify_whole().search(task_text) and not per_pixel:
+    if not explicit_tasks and whole_image_task(task_text):
         # 'classify Sentinel-2 patches into land cover classes': one label per patch.
         explicit_tasks = ["classification"]
     if explicit_tasks and explicit_tasks[0] != task_type:

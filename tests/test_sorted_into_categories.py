@@ -1,0 +1,19 @@
+"""Images sorted into categories are classified one label each: with no application named, the
+application guessed by similarity is one that classifies, and zero-shot it is zero-shot
+classification, not a chat about the images."""
+
+from agent.api import select_models
+
+
+def test_tiles_sorted_into_invented_categories_zero_shot_are_classified() -> None:
+    text = (
+        "Our city's GIS office sits on roughly 60,000 aerial and satellite tiles (0.3-2 m RGB) that "
+        "nobody has ever labelled, and colleagues want to sort them into categories they invent as they "
+        "go: 'quarry', 'solar farm', 'construction site'. I came across RSCLIP, the one trained on "
+        "synthetic captions, in a foundation-model list, but I can't find weights for it anywhere. Which "
+        "vision-language models with downloadable checkpoints can I run zero-shot, with text prompts "
+        "only, on one RTX 3090?"
+    )
+    selection = select_models(text, k=3, clarify=False)
+    assert selection.query.task_type == "zero-shot classification"
+    assert selection.query.application != "visual question answering"
