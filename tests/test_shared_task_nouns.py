@@ -67,3 +67,29 @@ def test_urban_and_rural_areas_are_the_scene_not_a_classification() -> None:
         "extracted as thin connected lines. Which pretrained models would you fine-tune?"
     )
     assert query.application != "land cover classification"
+
+
+@pytest.mark.parametrize(
+    ("text", "application"),
+    [
+        (
+            "We fly a drone over the wetlands of the Parana Delta to count marsh deer in 4K RGB frames. "
+            "Which detectors would you fine-tune?",
+            "wildlife detection",
+        ),
+        (
+            "I run a VIIRS Day/Night Band vessel detector on a CPU and want a pretrained encoder for it.",
+            "ship detection",
+        ),
+    ],
+)
+def test_of_two_applications_back_to_back_the_first_qualifies_the_second(text: str, application: str) -> None:
+    assert _query(text).application == application
+
+
+def test_a_phrase_opening_with_a_preposition_qualifies_nothing() -> None:
+    query = _query(
+        "Our team maps land cover around reservoirs from Gaofen-3 SAR. We have no labels, but we'd like "
+        "to type class names in plain words and get masks back."
+    )
+    assert query.application == "open-vocabulary segmentation"

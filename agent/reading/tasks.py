@@ -273,6 +273,18 @@ def _listed_applications(apps: list[TermSpan], text: str) -> list[str]:
     return names if len(names) >= 3 else []
 
 
+def _qualifies(first: TermSpan, second: TermSpan, lowered: str) -> bool:
+    """Whether ``first`` is written right before ``second``, a noun phrase (not 'in plain words')."""
+    return (
+        second[1] > first[2]
+        and not lowered[first[2] : second[1]].strip(" -")
+        and lowered[second[1] : second[2]].split()[0] not in _FUNCTION_WORDS
+    )
+
+
+_FUNCTION_WORDS = frozenset({"in", "on", "of", "for", "with", "from", "to", "by", "at", "as", "into"})
+
+
 def name_application(text: str, lowered: str, apps: list[TermSpan], notes: list[str]) -> TaskReading:
     """The application the task names (``apps``: those found in ``lowered``), or one mended from a
     slip; ``notes`` says how it was read."""
@@ -280,6 +292,9 @@ def name_application(text: str, lowered: str, apps: list[TermSpan], notes: list[
     # application joined by a hyphen to such a word describes something else.
     modifier = cue_pattern("app_modifier", "description")
     apps = [a for a in apps if not modifier.match(lowered, a[2])]
+    # 'marsh deer', 'forest fire detection': of two applications named back to back, the first
+    # qualifies the second, which is what the words name.
+    apps = [a for a in apps if not any(_qualifies(a, b, lowered) for b in apps)]
     language = None if apps else query_language(text)
     task_text, similar_text = lowered, text
     if len(text) == len(lowered):
