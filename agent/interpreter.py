@@ -185,6 +185,11 @@ def interpret(
     conversational = read_chat(lowered, task, notes)
     regime = read_regime(lowered, sensors, task.task_type, notes)
     task.task_type = regime.task_type
+    if task.task_type == "classification" and regime.data == "few-shot" and "Text" in modalities:
+        # Classes given as text with a few labels beside ('class-name prompts, then a linear probe'):
+        # a model that classifies from class names, and takes a probe on its features.
+        task.task_type = "zero-shot classification"
+        notes.append("classes given as text, with a few labels: read as classification from class names")
     # No labels, the classes given as text prompts: the open-vocabulary form of the task.
     text_prompted = regime.data == "zero-shot" and "Text" in modalities
     if text_prompted and (prompted := prompted_with_text(task.application, task.task_type)):

@@ -17,3 +17,14 @@ def test_tiles_sorted_into_invented_categories_zero_shot_are_classified() -> Non
     selection = select_models(text, k=3, clarify=False)
     assert selection.query.task_type == "zero-shot classification"
     assert selection.query.application != "visual question answering"
+
+
+def test_chips_tagged_from_class_name_prompts_with_a_few_labels_are_classified_from_names() -> None:
+    text = (
+        "We want to tag incoming aerial chips into about 12 site categories (quarries, solar farms, "
+        "landfills) with just 4-16 examples per class, starting from class-name prompts and then a "
+        "linear probe. Which remote-sensing vision-language model behaves best in this few-shot regime?"
+    )
+    query = select_models(text, k=3, clarify=False).query
+    assert query.task_type == "zero-shot classification"
+    assert query.application != "visual question answering"
