@@ -209,3 +209,13 @@ def test_a_model_stated_to_have_done_poorly_was_tried(said: str, left_out: bool)
 def test_what_did_poorly_on_the_users_data_or_was_tried_is_no_requirement(text: str) -> None:
     query = _query(text)
     assert not {"RGB", "Multispectral", "Text"} & set(query.modality), query.modality
+
+
+def test_models_put_to_a_test_were_tried_not_asked_for():
+    query = _query(
+        "We screen sub-metre satellite tiles for wastewater plants with no annotation budget. A test with "
+        "general chat models (Qwen2.5-VL, Gemma 3) already finds many plants zero-shot, but they confuse "
+        "settling tanks with swimming pools. Which remote-sensing open-vocabulary models could we run "
+        "as they are, with text prompts?"
+    )
+    assert not query.conversational
