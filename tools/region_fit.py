@@ -26,11 +26,15 @@ def generalizability_fit(c: Candidate, query: StructuredQuery | None = None) -> 
     datasets the model was evaluated on, cover it.
     """
     r = c.record
-    names = _region_names(r)
+    # (a record that states no pretraining regions is read through its pretraining datasets', as
+    # region_fit does; a region or image count no source gives counts as middling, not as worst)
+    names, corpora = _region_names(r), list[str]()
+    if not names:
+        names, corpora = _pretraining_dataset_regions(r)
     regions = " ".join(n.lower() for n in names)
     images = sum(p.num_images or 0 for p in r.pretraining_phases)
     known = bool(regions or images or r.supported_sensors)
-    geo = 1.0 if ("global" in regions or "world" in regions) else 0.6 if regions else 0.4
+    geo = 1.0 if ("global" in regions or "world" in regions) else 0.6 if regions else _UNKNOWN_SCORE
     evidence: list[str] = []
     if query is not None and query.region:
         fit = region_fit(r, query.region)
@@ -41,7 +45,7 @@ def generalizability_fit(c: Candidate, query: StructuredQuery | None = None) -> 
         known = known or bool(fit.evaluated_in)
     mods = min(1.0, len(set(r.modalities) - {"Text", "Location"}) / 3)
     sensors = min(1.0, len(r.supported_sensors) / 4)
-    scale = min(1.0, math.log10(images) / 7) if images > 0 else 0.3
+    scale = min(1.0, math.log10(images) / 7) if images > 0 else _UNKNOWN_SCORE
     if query is not None and (query.modality or query.sensor):
         # The user's data is known: breadth over other modalities and sensors serves them not at
         # all (fit to their own data is judged by the modality and imagery criteria).
@@ -49,11 +53,16 @@ def generalizability_fit(c: Candidate, query: StructuredQuery | None = None) -> 
     else:
         score = 0.35 * geo + 0.25 * mods + 0.15 * sensors + 0.25 * scale
     if names and not any(e.startswith("pretrain") for e in evidence):
-        evidence.append(f"pretrained on data covering {shorten(', '.join(names), 60)}")
+        after = f" (after its pretraining data {', '.join(corpora)})" if corpora else ""
+        evidence.append(f"pretrained on data covering {shorten(', '.join(names), 60)}{after}")
     if images:
         evidence.append(f"{images:,} pretraining images")
     return Criterion(score, evidence=evidence, known=known)
 
+
+# A breadth of pretraining no source states: the middle of the scale, so that a sparse record
+# is not ranked as if its model had been pretrained narrowly.
+_UNKNOWN_SCORE = 0.6
 
 # Geography score by how pretraining regions cover the user's region (unknown keeps the default).
 _COVERAGE_SCORE = {Coverage.covers: 1.0, Coverage.inside: 0.8, Coverage.near: 0.6, Coverage.elsewhere: 0.1}
