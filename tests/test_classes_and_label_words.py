@@ -1,6 +1,7 @@
-"""Images sorted into categories are classified one label each: with no application named, the
-application guessed by similarity is one that classifies, and zero-shot it is zero-shot
-classification, not a chat about the images."""
+"""Images sorted or tagged into categories are classified one label each: with no application named,
+the application guessed by similarity is one that classifies; zero-shot, or with classes given as text
+and a few labels, it is classification from class names, not a chat about the images. A class called
+'no data' says nothing of labels."""
 
 from agent.api import select_models
 
@@ -28,3 +29,12 @@ def test_chips_tagged_from_class_name_prompts_with_a_few_labels_are_classified_f
     query = select_models(text, k=3, clarify=False).query
     assert query.task_type == "zero-shot classification"
     assert query.application != "visual question answering"
+
+
+def test_a_class_named_no_data_says_nothing_of_labels() -> None:
+    text = (
+        "Our nnU-Net jointly predicts zones (glacier, ocean, rock, no data) and the calving front from "
+        "Sentinel-1 and TerraSAR-X. We train on the CaFFe benchmark plus our own labels on one A100. "
+        "Which pretrained SAR-capable encoders help?"
+    )
+    assert select_models(text, k=3, clarify=False).query.data_regime != "zero-shot"
