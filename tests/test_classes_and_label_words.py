@@ -38,3 +38,11 @@ def test_a_class_named_no_data_says_nothing_of_labels() -> None:
         "Which pretrained SAR-capable encoders help?"
     )
     assert select_models(text, k=3, clarify=False).query.data_regime != "zero-shot"
+
+
+def test_zero_polygons_produced_says_nothing_of_labels() -> None:
+    text = (
+        "Thresholding the red-edge bands produced zero polygons on our WorldView-3 scenes. I have about "
+        "2,000 hand-drawn tree crowns. Which pretrained models should I fine-tune for instance masks?"
+    )
+    assert select_models(text, k=3, clarify=False).query.data_regime != "zero-shot"
