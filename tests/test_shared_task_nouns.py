@@ -93,3 +93,11 @@ def test_a_phrase_opening_with_a_preposition_qualifies_nothing() -> None:
         "to type class names in plain words and get masks back."
     )
     assert query.application == "open-vocabulary segmentation"
+
+
+def test_a_task_said_by_its_verb_may_take_a_describing_word() -> None:
+    query = _query(
+        "We'd like a system that answers English questions about pairs of Sentinel-2 images over the "
+        "Alps, with answers from a closed set of land-cover classes. Which open models can do this?"
+    )
+    assert query.application == "visual question answering"
