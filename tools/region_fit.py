@@ -26,11 +26,8 @@ def generalizability_fit(c: Candidate, query: StructuredQuery | None = None) -> 
     datasets the model was evaluated on, cover it.
     """
     r = c.record
-    # (a record that states no pretraining regions is read through its pretraining datasets', as
-    # region_fit does; a region or image count no source gives counts as middling, not as worst)
-    names, corpora = _region_names(r), list[str]()
-    if not names:
-        names, corpora = _pretraining_dataset_regions(r)
+    # (a region or image count no source gives counts as middling, not as worst)
+    names, corpora = _pretraining_regions(r)
     regions = " ".join(n.lower() for n in names)
     images = sum(p.num_images or 0 for p in r.pretraining_phases)
     known = bool(regions or images or r.supported_sensors)
@@ -105,10 +102,8 @@ def region_fit(record: ModelRecord, wanted: Sequence[str]) -> RegionFit:
 
 
 def _region_fit(record: ModelRecord, wanted: Sequence[str]) -> RegionFit:
-    region_names, derived_from = _region_names(record), ""
-    if not region_names:
-        region_names, corpora = _pretraining_dataset_regions(record)
-        derived_from = f", after its pretraining data {', '.join(corpora)}" if corpora else ""
+    region_names, corpora = _pretraining_regions(record)
+    derived_from = f", after its pretraining data {', '.join(corpora)}" if corpora else ""
     have = [g for n in region_names for g in _regions_in(n)]
     pretraining = coverage(have, wanted)
     # Datasets from the user's region, by the region the table gives them ('Europe' for EuroSAT
@@ -159,6 +154,17 @@ def _compute_regional_results(record: ModelRecord) -> dict[tuple[str, tuple[str,
 
 
 _DATASET_LIST = re.compile(r"\s*(?:\+|,|;|/|\band\b)\s*")
+
+
+def _pretraining_regions(record: ModelRecord) -> tuple[list[str], list[str]]:
+    """(regions, datasets): the pretraining regions the record states, or, when it states none, the
+    dataset table's regions for its pretraining datasets (and those datasets); once per record."""
+    return _per_record(record, "pretraining regions", lambda: _stated_or_derived_regions(record))
+
+
+def _stated_or_derived_regions(record: ModelRecord) -> tuple[list[str], list[str]]:
+    stated = _region_names(record)
+    return (stated, []) if stated else _pretraining_dataset_regions(record)
 
 
 def _pretraining_dataset_regions(record: ModelRecord) -> tuple[list[str], list[str]]:
