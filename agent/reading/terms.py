@@ -16,7 +16,17 @@ from typing import NamedTuple
 from wordfreq import zipf_frequency
 
 from agent.reading.probes import Probed
-from agent.reading.tables import cues, table_rows, word_list
+from agent.reading.tables import table_rows, word_list
+from agent.reading.task_forms import (
+    SEP,
+    agent_nouns,
+    binary_pattern,
+    shared_noun_pattern,
+    task_nouns,
+    task_qualifier,
+    verb_forms,
+    verb_pattern,
+)
 from rsfmd.datasets import get_dataset_table, get_suite_table
 from rsfmd.vocab import Vocabulary, get_vocabulary, list_vocabularies, term_key
 
@@ -39,15 +49,6 @@ def unsafe_in_text() -> frozenset[str]:
     return frozenset(word_list("unsafe_words.txt")) | {synonym for _, synonym in _cased_forms()}
 
 
-@cache
-def _verb_forms() -> dict[str, str]:
-    """An application named by its verb: 'map floods' is flood mapping, 'detect ships' ship detection."""
-    return {r["noun"]: r["verbs"] for r in table_rows("verb_forms.csv")}
-
-
-_SEP = r"[\s\-_./]*"
-
-
 def _phrase_pattern(phrase: str, *, plural: bool = False) -> str:
     """A pattern for ``phrase`` in any spacing; with ``plural``, its last word may take an 's'
     ('calving fronts' for 'calving front'). A task noun ending a phrase of several words may
@@ -55,29 +56,16 @@ def _phrase_pattern(phrase: str, *, plural: bool = False) -> str:
     parts = [re.escape(p) for p in re.split(r"[\s\-_./]+", phrase.lower()) if p]
     last = parts[-1]
     ending = "(?:e?s)?" if plural and len(last) > 2 and last.isalpha() and not last.endswith("s") else ""
-    joined = _SEP.join(parts)
+    joined = SEP.join(parts)
     if plural and len(parts) == 2 and parts[0].endswith("ed"):
         # 'collapsed or damaged buildings': another participle may join the first word.
-        joined = parts[0] + r"(?:\s+(?:or|and|&)\s+[a-z]+ed)?" + _SEP + last
-    if len(parts) > 1 and last in _task_nouns():
-        joined = _SEP.join(parts[:-1]) + f"(?:{_SEP}(?:{_task_qualifier()}))?" + _SEP + last
+        joined = parts[0] + r"(?:\s+(?:or|and|&)\s+[a-z]+ed)?" + SEP + last
+    if len(parts) > 1 and last in task_nouns():
+        joined = SEP.join(parts[:-1]) + f"(?:{SEP}(?:{task_qualifier()}))?" + SEP + last
     # A term followed by '.<digit>' is part of a version ('Prithvi-EO-1.0' does not name EO-1); a
     # short code after a hyphen is part of a product name ('ESP32-S3' does not name Sentinel-3).
     code = r"(?<![a-z0-9]-)" if len(phrase) <= 3 and any(c.isdigit() for c in phrase) else ""
     return r"(?<![a-z0-9])" + code + joined + ending + r"(?![a-z0-9]|\.\d)"
-
-
-@cache
-def _task_nouns() -> frozenset[str]:
-    """The nouns of tasks ('mapping', 'segmentation') and of their results ('map')."""
-    rows = table_rows("verb_forms.csv")
-    return frozenset(r["noun"] for r in rows) | {w for r in rows for w in r["results"].split("|") if w}
-
-
-@cache
-def _task_qualifier() -> str:
-    """Words that qualify a task noun without changing the application ('semantic', 'per-pixel')."""
-    return dict(cues("task_noun"))["qualifier"]
 
 
 def fold_accents(text: str) -> str:
@@ -91,54 +79,6 @@ def _probe(phrase: str) -> str:
     """A piece of ``phrase`` any match must contain (its longest word): patterns whose probe is not
     in the text are skipped without running them."""
     return max(re.split(r"[\s\-_./]+", phrase), key=len)
-
-
-def _task_object(phrase: str) -> tuple[str, str] | None:
-    """'flood mapping' -> (a pattern for its object 'flood', its task noun 'mapping'); None for a
-    phrase that does not end in a task noun."""
-    *head, noun = phrase.split()
-    if not head or noun not in _verb_forms():
-        return None
-    return _SEP.join(re.escape(p) for p in re.split(r"[\s\-_./]+", " ".join(head)) if p), noun
-
-
-def _verb_pattern(phrase: str) -> str | None:
-    """'flood mapping' -> a pattern for 'map floods', 'mapping the flood'; None for other phrases."""
-    if (found := _task_object(phrase)) is None:
-        return None
-    obj, noun = found
-    # One describing word may come between ('map dominant tree species', 'detect small ships'), but
-    # not a participle: 'flooded roads' and 'damaged buildings' name an event's application. The
-    # object may be the last of a short list ('detect people and livestock', 'map roads or buildings').
-    return (
-        rf"(?<![a-z0-9])(?:{_verb_forms()[noun]})\s+(?:the\s+|all\s+|any\s+)?"
-        r"(?P<first>(?:[a-z]+(?:\s+[a-z]+)?(?:\s*,\s*|\s+(?:and|or|&)\s+)(?:the\s+)?){1,3})?"
-        r"(?:(?![a-z]+ed\b)[a-z]+[\s-]+)?"
-        rf"{obj}(?:s|es)?"
-        r"(?![a-z0-9])"
-    )
-
-
-def _binary_pattern(phrase: str) -> str | None:
-    """'forest mapping' -> a pattern for 'forest / non-forest', 'forest vs. non-forest': a map of
-    one class against the rest is that class mapped. None for phrases without a task noun."""
-    if (found := _task_object(phrase)) is None:
-        return None
-    obj = found[0]
-    return rf"(?<![a-z0-9]){obj}\s*(?:/|vs\.?|versus|or|and)\s*non[\s-]?{obj}(?![a-z0-9])"
-
-
-def _shared_noun_pattern(phrase: str) -> str | None:
-    """'open-vocabulary segmentation' -> a pattern for 'open-vocabulary' in 'open-vocabulary or
-    referring segmentation': a task noun said once for two objects joined before it. The match
-    covers the first object only. None for phrases without a task noun."""
-    if (found := _task_object(phrase)) is None:
-        return None
-    obj, noun = found
-    return (
-        rf"(?<![a-z0-9]){obj}"
-        rf"(?=\s*(?:,|/|&|\bor\b|\band\b)\s*(?:[a-z]+[\s-]+){{1,2}}?{noun}(?![a-z0-9]))"
-    )
 
 
 class _Term(NamedTuple):
@@ -196,28 +136,20 @@ def _matcher(vocabulary: str) -> Terms:
                 continue
             # Tasks and sensors are often written in the plural ('mapping calving fronts', 'orthophotos').
             out.append(_phrase_term(synonym, canonical, plural=vocabulary in {"applications", "sensors"}))
-            if vocabulary == "applications" and (verb := _verb_pattern(synonym)):
-                # The object keeps its longest word unless that word was the noun ('mapping').
-                head = synonym.rsplit(" ", 1)[0]
-                out.append(_Term(verb, canonical, len(synonym), _probe(head), True))
+            if vocabulary != "applications":
+                continue
+            # A task's verb, its 'X / non-X' and its noun shared with another object: the object
+            # keeps its longest word unless that word was the noun ('mapping').
             head_probe = _probe(synonym.rsplit(" ", 1)[0])
-            if vocabulary == "applications" and (binary := _binary_pattern(synonym)):
+            if verb := verb_pattern(synonym):
+                out.append(_Term(verb, canonical, len(synonym), head_probe, True))
+            if binary := binary_pattern(synonym):
                 out.append(_Term(binary, canonical, len(synonym), head_probe, True))
-            if vocabulary == "applications" and (shared := _shared_noun_pattern(synonym)):
+            if shared := shared_noun_pattern(synonym):
                 out.append(_Term(shared, canonical, len(synonym) - 1, head_probe, True))
     if vocabulary == "applications":
         out.extend(_other_task_nouns(vocab, unsafe))
     return _terms(out)
-
-
-@cache
-def _agent_nouns() -> dict[str, list[str]]:
-    """The nouns of what does a task ('detector' for detection): 'a vessel detector' names
-    vessel detection."""
-    return {
-        r["noun"]: [a for column in ("agents", "results") for a in r[column].split("|") if a]
-        for r in table_rows("verb_forms.csv")
-    }
 
 
 def _other_task_nouns(vocab: Vocabulary, unsafe: frozenset[str]) -> list[_Term]:
@@ -225,8 +157,8 @@ def _other_task_nouns(vocab: Vocabulary, unsafe: frozenset[str]) -> list[_Term]:
     classification') or by what does it ('vessel detector'): terms for such forms that name no
     application themselves and follow from one application only, each a character shorter than
     its written length, so that a synonym matching the same words comes first."""
-    nouns = list(_verb_forms())  # in table order, so that terms keep one order whatever the hash seed
-    agents = _agent_nouns()
+    nouns = list(verb_forms())  # in table order, so that terms keep one order whatever the hash seed
+    agents = agent_nouns()
     written = {term_key(t) for name in vocab.names for t in vocab.terms(name)}
     forms: dict[str, list[str]] = {}
     for canonical in vocab.names:
@@ -243,14 +175,6 @@ def _other_task_nouns(vocab: Vocabulary, unsafe: frozenset[str]) -> list[_Term]:
         for form, names in forms.items()
         if len(set(names)) == 1
     ]
-
-
-def with_other_task_noun(application: str, written: str) -> bool:
-    """Whether ``written`` names ``application`` with another task noun than its synonyms' (then
-    the noun written says the task: 'ship segmentation' wants masks)."""
-    words = written.lower().split()
-    synonyms = {term_key(t) for t in get_vocabulary("applications").terms(application)}
-    return bool(words) and words[-1] in _verb_forms() and term_key(written) not in synonyms
 
 
 WORD = re.compile(r"[a-z0-9]+")
@@ -366,7 +290,7 @@ def scan_terms(text: str, patterns: Terms) -> list[tuple[str, int, int]]:
         text = lowered
     for pattern, canonical, _, _, on_lowered in patterns.candidates(lowered):
         regex = _regex(pattern)
-        # (a verb pattern whose object may be the last of a short list: see _verb_pattern)
+        # (a verb pattern whose object may be the last of a short list: see verb_pattern)
         coordinated = "first" in regex.groupindex
         for match in regex.finditer(lowered if on_lowered else text):
             start, end = match.span()
@@ -380,30 +304,6 @@ def scan_terms(text: str, patterns: Terms) -> list[tuple[str, int, int]]:
             found.append((canonical, start, end))
     found.sort(key=lambda item: item[1])
     return found
-
-
-@cache
-def _closest_for(application: str) -> tuple[frozenset[str], tuple[re.Pattern[str], ...]]:
-    """The application's closest_for terms (as keys), and their verb forms ('detect wildfires')."""
-    terms = [t.strip() for t in get_vocabulary("applications").column(application, "closest_for").split("|")]
-    verbs = (re.compile(v) for t in terms if t and (v := _verb_pattern(t.lower())))
-    return frozenset(term_key(t) for t in terms if t), tuple(verbs)
-
-
-def is_closest_for(application: str | None, written: str) -> bool:
-    """True when ``written`` names a task the vocabulary reads as ``application`` for want of its own."""
-    if application is None:
-        return False
-    keys, verbs = _closest_for(application)
-    return term_key(_with_task_noun(written)) in keys or any(v.fullmatch(written.lower()) for v in verbs)
-
-
-def _with_task_noun(written: str) -> str:
-    """``written`` with a last word naming what does a task put as the task's noun ('tree-crown
-    detectors' -> 'tree-crown detection')."""
-    *head, last = written.lower().split() or [""]
-    noun = next((n for n, agents in _agent_nouns().items() if last in agents), last)
-    return " ".join([*head, noun])
 
 
 def find_terms(text: str, vocabulary: str) -> list[TermSpan]:
