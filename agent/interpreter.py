@@ -34,6 +34,7 @@ from agent.reading.preferences import (
     read_priorities,
     read_release_years,
 )
+from agent.reading.related_applications import prompted_with_text, told_in_text
 from agent.reading.resolution import read_resolution
 from agent.reading.sensors import (
     keep_named_elsewhere,
@@ -49,10 +50,8 @@ from agent.reading.tables import cue_pattern
 from agent.reading.tasks import (
     TaskReading,
     name_application,
-    prompted_with_text,
     read_chat,
     read_task_type,
-    told_in_text,
     whole_image_task,
 )
 from agent.reading.terms import TermSpan, blank_spans, find_terms, overlaps

@@ -13,11 +13,13 @@ from agent.query import Exclusions
 from agent.reading.imagery import add_usual_imagery
 from agent.reading.licences import licence_spans
 from agent.reading.preferences import in_question, wished, words_before
+from agent.reading.related_applications import same_with_task, sibling_application
 from agent.reading.slips import find_terms_fuzzy
 from agent.reading.tables import cue_pattern
-from agent.reading.terms import TermSpan, blank_spans, find_terms, is_closest_for, with_other_task_noun
+from agent.reading.task_forms import is_closest_for, with_other_task_noun
+from agent.reading.terms import TermSpan, blank_spans, find_terms
 from agent.wording import query_language, read_slips
-from rsfmd.vocab import application_domain, get_vocabulary
+from rsfmd.vocab import TEXT_ANSWER_TASKS, get_vocabulary
 
 # '(visual grounding)', 'i.e. visual grounding', 'known as change detection': the task's name.
 # 'our Sentinel-2 field parcels': words after a possessive describe the user's data, not the task.
@@ -47,9 +49,6 @@ _GROUND_PER_PIXEL = re.compile(
     r"(?:cm|mm|m|km|(?:centi|milli|kilo)?met(?:re|er)s?)\s+(?:per|a|each)\s+pixel\b"
 )
 
-# Tasks whose answer is text.
-_TEXT_ANSWERS = frozenset({"vqa", "captioning"})
-
 
 @cache
 def _classify_whole() -> re.Pattern[str]:
@@ -65,83 +64,6 @@ def whole_image_task(task_text: str) -> list[TermSpan]:
     ):
         return [("classification", *found.span())]
     return []
-
-
-_TASK_WORDS = re.compile(
-    r"\b(?:mapp?(?:ing|s)?|segment\w*|classif\w*|detect\w*|estimat\w*|monitor\w*|extract\w*|"
-    r"recogni\w*|count\w*|retriev\w*|caption\w*)\b"
-)
-
-
-def _sibling_application(
-    application: str, task_type: str, found: tuple[str, int, int], text: str
-) -> str | None:
-    """The one application of ``application``'s domain for ``task_type``, when the text named the
-    domain without a task word ('land cover', not 'land cover mapping'). An application that is a
-    task in its own right ('visual grounding', 'change detection') has no sibling: its masks or
-    boxes are its own output."""
-    table = get_vocabulary("applications")
-    if _TASK_WORDS.search(text[found[1] : found[2]]) or table.column(application, "task_type") == application:
-        return None
-    domain = table.column(application, "domain")
-    # The sibling carries the words named ('land cover' in 'land cover classification'); 'floods'
-    # said beside change detection is no other disaster application.
-    named = text[found[1] : found[2]].lower().replace("-", " ").split()[0].rstrip("s")
-    siblings = [
-        name
-        for name in table.names
-        if name != application
-        and table.column(name, "domain") == domain
-        and table.column(name, "task_type") == task_type
-        and named in name
-    ]
-    return siblings[0] if len(siblings) == 1 else None
-
-
-def _same_with_task(application: str | None, task_type: str) -> str | None:
-    """The application of the same name with the other task's noun ('open-vocabulary detection' ->
-    'open-vocabulary segmentation'), when the table has it."""
-    table = get_vocabulary("applications")
-    if not application:
-        return None
-    noun = table.column(application, "task_type")
-    if not application.endswith(" " + noun):
-        return None
-    other = application[: -len(noun)] + task_type
-    return other if table.get(other) is not None and table.column(other, "task_type") == task_type else None
-
-
-def prompted_with_text(application: str | None, task_type: str | None) -> str | None:
-    """The vision-language application of ``task_type`` ('open-vocabulary segmentation'), for an
-    application done with no labels from text prompts ('segments icebergs out of the box, from a
-    text prompt')."""
-    table = get_vocabulary("applications")
-    if task_type is None or application is None or application_domain(application) == "vision-language":
-        return None
-    found = [
-        name
-        for name in table.names
-        if application_domain(name) == "vision-language" and table.column(name, "task_type") == task_type
-    ]
-    return found[0] if len(found) == 1 else None
-
-
-def told_in_text(application: str | None, modalities: list[str]) -> tuple[str, str] | None:
-    """The vision-language application that tells a change in words ('change captioning') and its
-    task type, for change detection (or no task named) whose answer is text about image pairs."""
-    table = get_vocabulary("applications")
-    # (a change of one kind told in text, 'building damage', stays that application)
-    if application not in {None, "change detection"}:
-        return None
-    if not {"Text", "Multi-temporal"} <= set(modalities):
-        return None
-    found = [
-        name
-        for name in table.names
-        if application_domain(name) == "vision-language"
-        and {"Text", "Multi-temporal"} <= set(table.column(name, "typical_modalities").split("|"))
-    ]
-    return (found[0], table.column(found[0], "task_type")) if len(found) == 1 else None
 
 
 @dataclass
@@ -208,7 +130,7 @@ def _called_first(apps: list[TermSpan], task_text: str) -> list[TermSpan]:
             a
             for a in apps[1:]
             if table.column(a[0], "domain") == "vision-language"
-            and table.column(a[0], "task_type") in {kind, *_TEXT_ANSWERS}
+            and table.column(a[0], "task_type") in {kind, *TEXT_ANSWER_TASKS}
         ]
         if how:
             apps = [how[0], *(a for a in apps if a is not how[0])]
@@ -371,7 +293,7 @@ def read_task_type(
         if (
             application
             and apps
-            and (sibling := _sibling_application(application, task_type, apps[0], task_text))
+            and (sibling := sibling_application(application, task_type, apps[0], task_text))
         ):
             # 'classification of patches into land cover classes': the domain named bare, with the
             # task said apart, is the domain's application for that task.
@@ -382,7 +304,7 @@ def read_task_type(
         # application's usual output.
         task_type = "segmentation"
         # ('class names as text ... get masks out': open-vocabulary segmentation, not detection)
-        application = _same_with_task(application, "segmentation") or application
+        application = same_with_task(application, "segmentation") or application
     if application == "image-text retrieval" and cue_pattern("located", "box_or_mask").search(task_text):
         # 'type a description ... and get the exact object back as a box': the object located in the
         # image, not images found in an archive.
