@@ -46,3 +46,17 @@ def test_zero_polygons_produced_says_nothing_of_labels() -> None:
         "2,000 hand-drawn tree crowns. Which pretrained models should I fine-tune for instance masks?"
     )
     assert select_models(text, k=3, clarify=False).query.data_regime != "zero-shot"
+
+
+def test_no_polygons_produced_or_a_mask_ruled_out_says_nothing_of_labels() -> None:
+    text = (
+        "Stacking duplicated bands into the crown-delineation U-Net gave me no polygons at all. I have "
+        "about 2,000 hand-digitised crowns on one RTX 3090, and a canopy mask won't do: I need clean "
+        "boundaries for each tree. Which pretrained backbone should I fine-tune?"
+    )
+    assert select_models(text, k=3, clarify=False).query.data_regime == "few-shot"
+
+
+def test_having_no_masks_is_having_no_labels() -> None:
+    text = "We have no masks for the landslide scars. Which Sentinel-2 models can map them?"
+    assert select_models(text, k=3, clarify=False).query.data_regime == "zero-shot"

@@ -692,6 +692,16 @@ def test_on_a_cpu_what_a_cpu_trains_sets_the_scale() -> None:
     assert efficiency_fit(base, stated).score > 0.8
 
 
+def test_over_the_budget_a_model_loses_more_than_one_under_it_gains() -> None:
+    budget = StructuredQuery(compute=ComputeBudget(device_class="cpu", max_parameters_m=40.0))
+    at = efficiency_fit(Candidate(record("at", num_parameters=40)), budget).score
+    under = efficiency_fit(Candidate(record("under", num_parameters=16)), budget).score
+    over = efficiency_fit(Candidate(record("over", num_parameters=100)), budget).score
+    far = efficiency_fit(Candidate(record("far", num_parameters=400)), budget).score
+    assert at - over > under - at > 0.0
+    assert over < 0.45 and far < 0.05
+
+
 def test_on_several_gpus_size_costs_little_below_a_billion_parameters() -> None:
     base = Candidate(record("base", num_parameters=86))
     large = Candidate(record("large", num_parameters=300))

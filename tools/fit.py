@@ -308,9 +308,11 @@ def efficiency_fit(c: Candidate, query: StructuredQuery) -> Criterion:
     cpu_trained = _trained_on_cpu(query)
     limit = parameter_budget(query)
     if limit is not None:
-        # 1.0 at a quarter of the budget, 0.7 at the budget, 0.5 at 2.5x, near 0 at 50x: models over
-        # the budget stay distinguishable when a closest match has to exceed it.
-        score = max(0.03, min(1.0, 0.7 - 0.45 * math.log10(size / limit)))
+        # 1.0 at a quarter of the budget, 0.7 at the budget; over it, a steeper fall (0.42 at 2.5x,
+        # near 0 at 10x): a model past what the machine runs costs more than one well under it
+        # gains, and models over the budget stay distinguishable when a closest match must exceed it.
+        ratio = math.log10(size / limit)
+        score = max(0.03, min(1.0, 0.7 - (0.7 if ratio > 0 else 0.45) * ratio))
         if {"efficiency", "speed"} & set(query.priorities):
             # Asked to be efficient under a loose budget (a GPU): smaller still counts.
             score = min(score, absolute)

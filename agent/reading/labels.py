@@ -212,10 +212,12 @@ def read_regime(lowered: str, sensors: list[str], task_type: str | None, notes: 
         notes.append(
             "'no fine-tuning' with a frozen encoder read as a light head on its features, not zero-shot"
         )
-    if regime == "zero-shot" and counted and not _zero_shot_besides(_AS_IT_COMES, lowered):
+    trains = cue_pattern("trains_own", "own").search(lowered)
+    if regime == "zero-shot" and (counted or trains) and not _zero_shot_besides(_AS_IT_COMES, lowered):
         # 'the pretrained detector drew tiny boxes out of the box; I can hand-label a few hundred
-        # crowns', '18,000 crowns ... transfer to Borneo without retraining': how a model runs as it
-        # comes is no regime when the user counts labels to be had.
+        # crowns', '18,000 crowns ... transfer to Borneo without retraining', 'BLIP-2 works out of
+        # the box ...; later we fine-tune on our own pairs': how a model runs as it comes is no
+        # regime when the user counts labels to be had or trains a model of their own.
         regime = None
     if regime == "zero-shot" and (held := cue_pattern("labels_held", "labelled").search(lowered)):
         # 'our labelled data are UAV cubes ..., the Gaofen-5 scenes to map carry no labels': labels
