@@ -245,6 +245,11 @@ def test_embeddings_computed_from_time_series_ask_for_a_series_model() -> None:
             "land cover mapping",
         ),
         (
+            "For an economic-activity index we have to count every vehicle in 30 cm WorldView-3 scenes of "
+            "car parks. One 16 GB GPU.",
+            "vehicle detection",
+        ),
+        (
             "I support an emergency-mapping service that has to deliver flood-extent maps from Sentinel-1 "
             "GRD (VV/VH) within hours of a cyclone landfall. One V100.",
             "flood mapping",
