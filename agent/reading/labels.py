@@ -212,8 +212,11 @@ def read_regime(lowered: str, sensors: list[str], task_type: str | None, notes: 
         notes.append(
             "'no fine-tuning' with a frozen encoder read as a light head on its features, not zero-shot"
         )
-    trains = cue_pattern("trains_own", "own").search(lowered)
-    if regime == "zero-shot" and (counted or trains) and not _zero_shot_besides(_AS_IT_COMES, lowered):
+    if (
+        regime == "zero-shot"
+        and (counted or cue_pattern("trains_own", "own").search(lowered))
+        and not _zero_shot_besides(_AS_IT_COMES, lowered)
+    ):
         # 'the pretrained detector drew tiny boxes out of the box; I can hand-label a few hundred
         # crowns', '18,000 crowns ... transfer to Borneo without retraining', 'BLIP-2 works out of
         # the box ...; later we fine-tune on our own pairs': how a model runs as it comes is no
