@@ -155,10 +155,17 @@ def word_classes() -> dict[str, str]:
     return classes
 
 
+# '<score>' stands for a score as results are given: a percentage or a fraction ('88%', '0.84'),
+# not a count ('2000 GPU hours').
+_SCORE = r"[~≈]?(?:\d{1,3}(?:\.\d+)?\s*%|0?\.\d+|1\.0+)"
+
+
 def _class(word: str) -> str:
     name = _CLASS.fullmatch(word)
     if name is None:
         return ""
+    if name.group(1) == "score":
+        return _SCORE
     if name.group(1) not in word_classes():
         raise ValueError(f"context.csv: unknown word class {word} (add it to word_classes.csv)")
     return word_classes()[name.group(1)]

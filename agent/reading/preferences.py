@@ -19,8 +19,9 @@ from rsfmd.backbones import NAMEABLE_FAMILIES, get_backbone_table, spelling_patt
 from rsfmd.vocab import metric_info
 
 _FLOOR = re.compile(
-    r"(?:at least|minimum(?: of)?|min\.?|above|over|more than|>=?|no less than|exceed(?:ing|s)?|higher than|"
-    r"better than|reach(?:es|ing)?|achiev(?:e|es|ing))\s*(?:an?\s+|the\s+)?"
+    r"(?<![a-z])(?:at least|minimum(?: of)?|min\.?|above|over|more than|>=?|no less than|"
+    r"exceed(?:ing|s)?|higher than|better than|reach(?:es|ing)?|achiev(?:e|es|ing))(?![a-z])"
+    r"\s*(?:an?\s+|the\s+)?"
     r"(?:([a-z][a-z0-9@\- ]{1,24}?)\s+(?:of\s+)?)?"
     r"(\d+(?:\.\d+)?)\s*(%|percent)?"
     r"(?:\s*(?:in\s+|on\s+)?([a-z][a-z0-9@\-]{0,20}(?:\s[a-z]+)?))?"
