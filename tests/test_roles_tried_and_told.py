@@ -219,3 +219,43 @@ def test_models_put_to_a_test_were_tried_not_asked_for():
         "as they are, with text prompts?"
     )
     assert not query.conversational
+
+
+def test_a_backbone_started_with_is_tried_not_asked_for():
+    query = _query(
+        "I started with a Swin-L encoder pretrained on RGB and it struggles: the NIR band is where the "
+        "bloom signal is, in our 4-band PlanetScope tiles."
+    )
+    assert query.backbones == []
+    assert "RGB" not in query.model_kinds
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "A recent paper says a 600M satellite-pretrained ViT transfers better between flood events - what "
+        "should I shortlist for our drone RGB tiles?",
+        "Vendors keep pitching custom tiny CNNs, but I'd rather start from a pretrained multispectral "
+        "encoder.",
+    ],
+)
+def test_a_model_others_say_or_pitch_is_no_architecture_asked_for(text):
+    assert _query(text).architectures == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Sentinel-1 ship chips; a big ViT is out of the question.",
+        "Sentinel-2 patches, 30M parameters at most. The big ViT-L models are out for this.",
+        "I'd like a small, fast backbone in the ResNet-50 / ViT-S range for Sentinel-2 tiles.",
+    ],
+)
+def test_a_size_ruled_out_or_given_is_no_family(text):
+    query = _query(text)
+    assert query.architectures == []
+    assert query.backbones == []
+
+
+def test_a_family_ruled_out_is_still_ruled_out():
+    assert "transformer" not in _query("Sentinel-1 ship chips; no ViT at all, please.").architectures

@@ -43,6 +43,11 @@ _ARCHITECTURE_NEGATION = re.compile(
     rf"(?:{NOT}|\bno|\bnon-?|\bwithout|\bavoid(?:ing)?|\bexcept|\brather\s+than|\binstead\s+of|\bnothing)"
     r"(?:\s+(?:with|using|use|based\s+on))?(?:\s+(?:an?|any))?\s*$"
 )
+# 'no big ViT', 'not a big vision transformer', 'a big ResNet-152 is not an option' (restated 'no big
+# ResNet-152'): a size ruled out, not the family.
+_BIG_RULED_OUT = re.compile(
+    rf"(?:{NOT}|\bno|\bwithout|\bavoid(?:ing)?)(?:\s+(?:an?|any|the))?\s+(?:big|large|huge|heavy|giant|bulky)\s+$"
+)
 
 
 # The model's release year: 'models from 2025', 'released after 2024', '2024 or later', 'before 2023'.
@@ -200,7 +205,8 @@ def backbones_asked(lowered: str) -> list[str]:
                 continue  # 'our U-Net models with ImageNet ResNet encoders': the baseline the user has
             wished = _AS_BACKBONE_AFTER.match(lowered, end) or _AS_BACKBONE_BEFORE.search(before)
             sized = BOUND_AFTER.match(lowered, end) or BOUND_BEFORE.search(before)
-            if wished and not sized and not _ARCHITECTURE_NEGATION.search(before):
+            ruled_out = _ARCHITECTURE_NEGATION.search(before) or _BIG_RULED_OUT.search(before)
+            if wished and not sized and not ruled_out:
                 found.append((start, name))
     return list(dict.fromkeys(name for _, name in sorted(found)))
 
@@ -251,8 +257,11 @@ _ALTERNATIVE_BEFORE = re.compile(
 )
 # 'CNN only', 'a ViT please'.
 _ONLY_AFTER = re.compile(r"\s+(?:only|please)\b")
-# 'ResNet-50 size', 'ViT-B-sized models', 'the ViT patch size': a size, not a family.
-_SIZE_AFTER = re.compile(r"[\w/-]*?(?:\s+[\w-]+)?(?:-sized?|\s+(?:size|sized|class|scale))\b")
+# 'ResNet-50 size', 'ViT-B-sized models', 'the ViT patch size', 'the ResNet-50 / ViT-S range': a size,
+# not a family.
+_SIZE_AFTER = re.compile(
+    r"[\w/-]*?(?:\s*/\s*[\w-]+)?(?:\s+[\w-]+)?(?:-sized?|\s+(?:size|sized|class|scale|range))\b"
+)
 
 
 def architectures(lowered: str) -> list[str]:
@@ -267,6 +276,8 @@ def architectures(lowered: str) -> list[str]:
             before = lowered[max(0, match.start() - 30) : match.start()]
             if _GENERIC_BASELINE.search(lowered, max(0, match.start() - 50), match.start()):
                 continue  # 'an ImageNet ResNet': the baseline the user has, not a family asked for
+            if _BIG_RULED_OUT.search(before):
+                continue
             if _ARCHITECTURE_NEGATION.search(before):
                 # 'no ViT-Large', 'no ViT-L': a size ruled out
                 if not (_SIZED_VARIANT.match(lowered, match.end()) or _SIZE_LETTER.search(match.group(0))):
