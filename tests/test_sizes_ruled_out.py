@@ -84,3 +84,30 @@ def test_a_parenthesis_before_a_backward_cue_belongs_to_what_it_is_said_of() -> 
         "basemap at 0.5 m, RGB only. Which pretrained backbone for multi-class segmentation?"
     )
     assert "Vector map" not in query.modality
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "We have many A100 nodes, so a multi-billion-parameter encoder is fine.",
+        "Compute is a cluster of commodity GPUs, so a billion-parameter encoder is feasible.",
+        "We will fine-tune whatever is strongest, a billion-parameter backbone included.",
+        "We can afford continued self-supervised pretraining and full fine-tuning of billion-parameter "
+        "models.",
+        "We would happily fine-tune billion-parameter vision transformers.",
+    ],
+)
+def test_a_size_allowed_is_no_size_asked_for(said: str) -> None:
+    assert _query(_TASK + said).compute.min_parameters_m is None
+
+
+def test_a_number_of_billions_or_fewer_is_a_limit_and_a_size_avoided_is_no_floor() -> None:
+    compute = _query(_TASK + "The model must be 4 billion parameters or fewer.").compute
+    assert compute.min_parameters_m is None and compute.max_parameters_m == 4000.0
+    avoided = _query(_TASK + "I'd prefer to stay away from anything of 300M+ parameters.").compute
+    assert avoided.min_parameters_m is None
+
+
+def test_a_billion_parameter_model_asked_for_is_still_a_floor() -> None:
+    compute = _query(_TASK + "Which billion-parameter backbones exist for this?").compute
+    assert compute.min_parameters_m == 1000.0

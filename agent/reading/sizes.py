@@ -42,7 +42,7 @@ _PARAMS_FLOOR = re.compile(
     rf"{_SIZE_NUMBER}\+?[\s-]*{_PARAM_WORD}\b"
 )
 # The words that negate a size said after them ('no', "can't be bigger than").
-_NEGATION = r"no|nothing|not|can'?t|cannot|mustn'?t|shouldn'?t|won'?t"
+_NEGATION = r"no|nothing|not|can'?t|cannot|mustn'?t|shouldn'?t|won'?t|avoid|stay away from"
 # 'no model over 100M parameters', 'anything much over ~30M parameters' (or a ruled-out 'anything
 # over ~100M parameters is off the table', restated as a negation by the reading): a floor ruled
 # out is a limit.
@@ -55,7 +55,10 @@ _PARAMS_NEGATED_FLOOR = re.compile(
 _SIZE_PLUS = r"\b(\d+(?:\.\d+)?)\s*(m|b)\+"
 _PARAMS_FLOOR_PLUS = re.compile(rf"{_SIZE_PLUS}[\s-]*(?:{_PARAM_WORD}|models?)\b")
 _PARAMS_FLOOR_PLUS_BARE = re.compile(_SIZE_PLUS)
-_PARAMS_BILLION_SCALE = re.compile(r"\bbillion[\s-](?:param|parameters?|params|scale)\b")
+# ('4 billion parameters or fewer' is a limit)
+_PARAMS_BILLION_SCALE = re.compile(
+    r"\bbillion[\s-](?:param|parameters?|params|scale)\b(?!\s+or\s+(?:fewer|less|smaller|below))"
+)
 # 'anything in the billion-parameter range is out' (restated 'no anything in the billion-parameter
 # range'): the scale ruled out is a limit.
 _PARAMS_NEGATED_BILLION = re.compile(rf"\b(?:no|nothing|not)\b[^.;,]{{0,40}}?{_PARAMS_BILLION_SCALE.pattern}")
@@ -108,20 +111,23 @@ def _limit_said_in_sentence(text: str) -> float | None:
     return None
 
 
-# 'we can fine-tune billion-parameter backbones': a size the user can afford, not one asked for.
-_CAPACITY = re.compile(r"\b(?:can|could|able to)\s+(?:[\w-]+\s+){0,3}$")
 # 'the encoder can't be bigger than 100M parameters': a floor said not to be crossed is a limit.
 _NEGATED_BEFORE = re.compile(rf"\b(?:{_NEGATION})\b[^.;,]{{0,25}}$")
 
 
 def _asked(text: str, pattern: re.Pattern[str]) -> re.Match[str] | None:
-    """The first match of ``pattern`` that is not said as what the user can afford, nor negated."""
+    """The first match of ``pattern`` that is not negated nor said as a size the user allows ('we
+    can fine-tune billion-parameter backbones', 'a multi-billion-parameter encoder is fine':
+    ``cues.csv``, field ``size_allowed``)."""
+    allowed_before = cue_pattern("size_allowed", "before")
+    allowed_after = cue_pattern("size_allowed", "after")
     return next(
         (
             m
             for m in pattern.finditer(text)
-            if not _CAPACITY.search(before := text[max(0, m.start() - 40) : m.start()])
-            and not _NEGATED_BEFORE.search(before)
+            if not allowed_before.search(before := text[max(0, m.start() - 80) : m.start()])
+            and not allowed_after.match(text, m.end())
+            and not _NEGATED_BEFORE.search(before[-40:])
         ),
         None,
     )
