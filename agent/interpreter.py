@@ -37,6 +37,7 @@ from agent.reading.preferences import (
 from agent.reading.related_applications import prompted_with_text, told_in_text
 from agent.reading.resolution import read_resolution
 from agent.reading.sensors import (
+    at_the_resolution,
     keep_named_elsewhere,
     keep_own_data,
     read_exclusions,
@@ -204,6 +205,7 @@ def interpret(
     earliest, latest = read_release_years(lowered, notes)
     # 'no VHR involved': a resolution ruled out is none asked for.
     resolution, resolution_m = read_resolution(unruled, task.application, task.task_type, notes)
+    sensors = at_the_resolution(sensors, resolution_m, notes)
     if not set(modalities) - {"Multi-temporal"} and not sensors and resolution_m is not None:
         # ('bi-temporal 0.5 m image pairs': a series of what the resolution says)
         kinds, either = _imagery_of_resolution(resolution_m, notes)

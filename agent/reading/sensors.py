@@ -259,3 +259,29 @@ def read_sensors(
                 sensors.append(sensor)
                 notes.append(f"read '{slip}' as {sensor}")
     return sensors
+
+
+# A sensor this many times coarser than the pixels the user states is not their imagery: '0.5 m
+# chips cut around each VIIRS detection', 'CoastSat works on Landsat pixels, not on our 10 cm
+# drone tiles', 'data in S3' beside 50 cm orthoimagery.
+_FAR_COARSER = 100.0
+_IMAGERY = frozenset({"RGB", "Multispectral", "Hyperspectral", "SAR", "Thermal"})
+
+
+def at_the_resolution(sensors: list[str], resolution_m: float | None, notes: list[str]) -> list[str]:
+    """``sensors`` less the imaging sensors far coarser than the stated resolution (reanalysis and
+    other gridded data stay: they are fused with imagery at any resolution)."""
+    if resolution_m is None:
+        return sensors
+    vocab = get_vocabulary("sensors")
+    kept = []
+    for sensor in sensors:
+        try:
+            gsd = float(vocab.column(sensor, "gsd_m"))
+        except ValueError:
+            gsd = 0.0
+        if gsd >= _FAR_COARSER * resolution_m and sensor_modality(sensor) in _IMAGERY:
+            notes.append(f"{sensor} ({gsd:g} m pixels) read as other than your {resolution_m:g} m imagery")
+        else:
+            kept.append(sensor)
+    return kept
