@@ -147,3 +147,16 @@ def test_text_answers_about_a_change_need_pairs_but_other_questions_with_pairs_d
 )
 def test_radar_and_optical_fused_in_one_model_need_a_model_taking_both(text: str) -> None:
     assert _read(text).all_inputs
+
+
+def test_the_main_input_is_the_kind_of_model_asked_for_when_none_is_named() -> None:
+    query = _read(
+        "Clear-cuts in the Amazon: my primary input is Sentinel-1 VV/VH time series (10 m), with Sentinel-2 "
+        "filling in only when skies are clear. About 1,500 labelled change polygons."
+    )
+    assert query.model_kinds == ["SAR"]
+    # (a kind of model named keeps the model to it: the main input does not widen it)
+    named = _read(
+        "My main input is Sentinel-3 SLSTR thermal channels. Which thermal-capable models should I try?"
+    )
+    assert named.model_kinds == ["Thermal"]

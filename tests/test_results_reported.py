@@ -27,6 +27,8 @@ def _query(text: str) -> StructuredQuery:
         "on boxes, but misses the smallest targets.",
         "About 300 labelled drone frames; SegFormer-B5 from ImageNet reaches the high 60s mIoU but is weak "
         "on humans and static cars.",
+        "Land cover from 0.12 m orthophotos: common classes already map very well with a CNN, but the plant "
+        "communities blur into each other.",
     ],
 )
 def test_a_result_reported_is_no_floor_and_no_architecture(text):

@@ -48,6 +48,10 @@ def asked_model_kinds(lowered: str, data: list[TermSpan], sensor_terms: list[Ter
         or trained.search(lowered, max(0, s - 80), s)
         or (alone.match(lowered, e) and on.search(lowered, max(0, s - 12), s))
     }
+    # ('my primary input is Sentinel-1 VV/VH, with Sentinel-2 filling in when it is clear': with no
+    # kind of model named, the model must take the main input)
+    primary = cue_pattern("sole_input", "primary")
+    naming = naming or {(s, e) for _, s, e in named if primary.search(lowered, max(0, s - 40), s)}
     # 'hyperspectral or hyperspectral+LiDAR models', 'models that ingest the LiDAR and/or the
     # hyperspectral': a kind joined to one that names the model does too.
     while joined := {
