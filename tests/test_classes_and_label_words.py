@@ -4,6 +4,8 @@ and a few labels, it is classification from class names, not a chat about the im
 'no data' says nothing of labels."""
 
 from agent.api import select_models
+from agent.interpreter import interpret
+from agent.reading import read
 
 
 def test_tiles_sorted_into_invented_categories_zero_shot_are_classified() -> None:
@@ -60,3 +62,17 @@ def test_no_polygons_produced_or_a_mask_ruled_out_says_nothing_of_labels() -> No
 def test_having_no_masks_is_having_no_labels() -> None:
     text = "We have no masks for the landslide scars. Which Sentinel-2 models can map them?"
     assert select_models(text, k=3, clarify=False).query.data_regime == "zero-shot"
+
+
+def test_no_labels_for_the_new_year_is_transfer_not_zero_shot():
+    text = (
+        "We classify a dozen tree species from airborne hyperspectral imagery. Labels come from one flight "
+        "campaign; applied to a flight two years later, the trained network loses ten points. We have no "
+        "labels for the new year. Which pretrained hyperspectral models are robust to this spectral shift?"
+    )
+    query = interpret(read(text).required_text).query
+    assert query.data_regime != "zero-shot"
+    assert query.task_type != "zero-shot classification"
+    # (a guard: with no labels at all, the task is still zero-shot)
+    none = interpret("Tree species from hyperspectral imagery; we have no labels at all.").query
+    assert none.data_regime == "zero-shot"
