@@ -212,3 +212,18 @@ def test_the_place_of_what_runs_today_stays_the_users() -> None:
         "stronger."
     )
     assert query.region == ["Kenya"] and not query.architectures
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "It all has to run on my laptop (RTX 3050, 4 GB), so 100M parameters at most.",
+        "My only GPU is an 8 GB RTX 4060 laptop card.",
+    ],
+)
+def test_a_laptop_with_a_named_gpu_is_one_gpu(said: str) -> None:
+    assert _query(f"Building segmentation from 0.3 m aerial RGB. {said}").compute.device_class == "single-gpu"
+
+
+def test_a_laptop_alone_is_still_a_cpu() -> None:
+    assert _query("Building segmentation from 0.3 m aerial RGB on my laptop.").compute.device_class == "cpu"
