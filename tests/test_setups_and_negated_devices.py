@@ -227,3 +227,9 @@ def test_a_laptop_with_a_named_gpu_is_one_gpu(said: str) -> None:
 
 def test_a_laptop_alone_is_still_a_cpu() -> None:
     assert _query("Building segmentation from 0.3 m aerial RGB on my laptop.").compute.device_class == "cpu"
+
+
+def test_anywhere_names_no_region() -> None:
+    query = _query("Aerial RGB scene classification on small edge boxes, no GPU anywhere in the field.")
+    assert "Global" not in query.region and "Global" not in query.exclusions.regions
+    assert "Global" in _query("Land cover from Sentinel-2 worldwide.").region
