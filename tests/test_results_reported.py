@@ -70,3 +70,9 @@ def test_overall_is_not_over():
 )
 def test_atlas_is_a_lidar_only_as_written_for_the_instrument(text, lidar):
     assert ("ICESat-2" in _query(text).sensor) is lidar
+
+
+def test_a_measure_after_a_score_verb_is_no_result():
+    # ('we get 0.5 m imagery' says what the user's data is, not a score)
+    query = _query("We get 0.5 m Pleiades imagery every month and need building footprints.")
+    assert query.spatial_resolution_m == 0.5

@@ -156,8 +156,11 @@ def word_classes() -> dict[str, str]:
 
 
 # '<score>' stands for a score as results are given: a percentage or a fraction ('88%', '0.84'),
-# not a count ('2000 GPU hours').
-_SCORE = r"[~≈]?(?:\d{1,3}(?:\.\d+)?\s*%|0?\.\d+|1\.0+)"
+# not a count ('2000 GPU hours') nor a measure ('0.5 m imagery').
+_SCORE = (
+    r"[~≈]?(?:\d{1,3}(?:\.\d+)?\s*%|(?:0?\.\d+|1\.0+)"
+    r"(?!\s*(?:m|cm|mm|km|nm|µm|um|ha|px|gb|mb|tb|m/px|met(?:er|re)s?|pixels?|degrees?)\b))"
+)
 
 
 def _class(word: str) -> str:
