@@ -184,6 +184,20 @@ def sensor_modality(sensor: str) -> str:
 
 
 @cache
+def sensor_gsd_m() -> dict[str, float]:
+    """Ground sampling distance in metres per sensor of the vocabulary (those that state one)."""
+    vocab = get_vocabulary("sensors")
+    out = {}
+    for name in vocab.names:
+        value = vocab.column(name, "gsd_m")
+        try:
+            out[name] = float(value)
+        except ValueError:
+            continue
+    return out
+
+
+@cache
 def _sensor_families() -> tuple[frozenset[str], ...]:
     """Sensors whose data a model documented for one can take with little or no adaptation
     (``rsfmd/sensor_families.csv``)."""

@@ -14,12 +14,11 @@ sampling distance per sensor); none reads the text.
 from __future__ import annotations
 
 import math
-from functools import cache
 
 from agent.query import StructuredQuery
 from rsfmd.datasets import find_dataset
 from rsfmd.schema import Alignment, Category, ModelRecord
-from rsfmd.vocab import get_vocabulary, sensor_body, sensor_family, sensor_modality
+from rsfmd.vocab import sensor_body, sensor_family, sensor_gsd_m, sensor_modality
 from tools.adaptation import trainable_m
 from tools.candidate import Candidate, Criterion
 from tools.filtering import size_for_user
@@ -36,20 +35,6 @@ LOW_CONFIDENCE = 0.7
 def field_confidence(record: ModelRecord, field: str) -> float:
     """The curator's confidence in a field (1.0 when unrated)."""
     return record.confidence.get(field, 1.0)
-
-
-@cache
-def sensor_gsd_m() -> dict[str, float]:
-    """Ground sampling distance in metres per sensor of the vocabulary (those that state one)."""
-    vocab = get_vocabulary("sensors")
-    out = {}
-    for name in vocab.names:
-        value = vocab.column(name, "gsd_m")
-        try:
-            out[name] = float(value)
-        except ValueError:
-            continue
-    return out
 
 
 def pretraining_sensors(record: ModelRecord) -> set[str]:

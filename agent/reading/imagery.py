@@ -13,7 +13,7 @@ from agent.reading.platforms import airborne_sensors, carried_platforms
 from agent.reading.preferences import wished
 from agent.reading.tables import cue_pattern, person_noun_after
 from agent.reading.terms import TermSpan, find_terms
-from rsfmd.vocab import airborne, get_vocabulary, sensor_modality, typical_modalities
+from rsfmd.vocab import airborne, sensor_gsd_m, sensor_modality, typical_modalities
 
 # Imagery named without its kind ('satellite images'), and the inputs that are not imagery.
 _GENERIC_IMAGERY = re.compile(
@@ -70,12 +70,12 @@ _NAMES_BANDS = re.compile(
 
 def _vhr_multispectral(sensor: str) -> bool:
     """A satellite sensor of multispectral imagery finer than 2 m (WorldView, Pleiades, SkySat)."""
-    gsd = get_vocabulary("sensors").column(sensor, "gsd_m")
+    gsd = sensor_gsd_m().get(sensor)
     return (
         sensor_modality(sensor) == "Multispectral"
         and airborne(sensor) is False
-        and bool(gsd)
-        and float(gsd) < 2
+        and gsd is not None
+        and gsd < 2
     )
 
 

@@ -14,7 +14,7 @@ from agent.reading.platforms import carried_platforms
 from agent.reading.slips import find_terms_fuzzy
 from agent.reading.tables import model_noun_after, person_noun_after
 from agent.reading.terms import TermSpan, find_terms
-from rsfmd.vocab import get_vocabulary, sensor_modality
+from rsfmd.vocab import get_vocabulary, sensor_gsd_m, sensor_modality
 
 _EXCLUDE = re.compile(
     # ('why not Sentinel-2?' asks about it; it does not rule it out)
@@ -273,13 +273,9 @@ def at_the_resolution(sensors: list[str], resolution_m: float | None, notes: lis
     other gridded data stay: they are fused with imagery at any resolution)."""
     if resolution_m is None:
         return sensors
-    vocab = get_vocabulary("sensors")
     kept = []
     for sensor in sensors:
-        try:
-            gsd = float(vocab.column(sensor, "gsd_m"))
-        except ValueError:
-            gsd = 0.0
+        gsd = sensor_gsd_m().get(sensor, 0.0)
         if gsd >= _FAR_COARSER * resolution_m and sensor_modality(sensor) in _IMAGERY:
             notes.append(f"{sensor} ({gsd:g} m pixels) read as other than your {resolution_m:g} m imagery")
         else:
