@@ -38,3 +38,13 @@ def test_a_sensor_far_coarser_than_the_stated_pixels_is_not_the_users(text, gone
 def test_sensors_near_the_stated_pixels_and_reanalysis_stay():
     assert "Sentinel-2" in _sensors("Crop types from 10 m Sentinel-2 time series.")
     assert "ERA5" in _sensors("Yield from 10 m Sentinel-2 composites plus ERA5 weather.")
+
+
+def test_the_kinds_of_imagery_read_from_a_dropped_sensor_go_with_it():
+    query = interpret(
+        read(
+            "VIIRS Nightfire hands us hot-spot detections; we cut a daytime RGB chip (about 0.5 m) around "
+            "each one and sort them into gas flare, refinery or biomass fire, from class names alone."
+        ).required_text
+    ).query
+    assert query.modality == ["RGB"]
