@@ -37,9 +37,13 @@ _METHODS: dict[str, tuple[re.Pattern[str], re.Pattern[str]]] = {
         ),
     ),
     "self-distillation": (
-        # (models named after it are no method: LAE-DINO, Grounding DINO, DINO-MC, DINO-MM)
+        # DINO as a way of pretraining ('DINO-style', 'DINO pretraining', 'a method like DINO'), not
+        # a checkpoint used ('DINOv2 features', 'a DINOv2 prototype detector') nor models named after
+        # it (LAE-DINO, Grounding DINO, DINO-MC, DINO-MM)
         re.compile(
-            r"\bself[\s-]distill\w*|(?<![\w-])(?<!grounding\s)dino(?:v2|v3)?\b(?!-(?:mc|mm)\b)|\bibot\b|\bbyol\b",
+            r"\bself[\s-]distill\w*|\bibot\b|\bbyol\b|\b(?:like|as)\s+dino(?:v2|v3)?\b(?!-(?:mc|mm)\b)|"
+            r"(?<![\w-])(?<!grounding\s)dino(?:v2|v3)?[\s-]+(?:style|like|based|type|pre-?train\w*|train\w*|"
+            r"recipes?|objectives?|loss(?:es)?|methods?|models?|backbones?|encoders?)\b",
             re.IGNORECASE,
         ),
         re.compile(r"distill|\bdino|\bibot|\bbyol|teacher", re.IGNORECASE),
