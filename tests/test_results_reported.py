@@ -76,3 +76,19 @@ def test_a_measure_after_a_score_verb_is_no_result():
     # ('we get 0.5 m imagery' says what the user's data is, not a score)
     query = _query("We get 0.5 m Pleiades imagery every month and need building footprints.")
     assert query.spatial_resolution_m == 0.5
+
+
+def test_a_range_of_resolutions_after_a_score_verb_is_no_result():
+    query = _query(
+        "After an earthquake we get 0.3-0.5 m post-event satellite scenes and must flag collapsed buildings."
+    )
+    assert query.own_work and query.spatial_resolution_m is not None
+
+
+def test_an_error_reported_with_its_unit_is_no_floor():
+    query = _query(
+        "We trained a U-Net on Sentinel-2 composites against GEDI footprints, reaching RMSE 7.5 m and MAE "
+        "5.7 m - already better than the global canopy-height products. Which pretrained representations "
+        "predict canopy height better?"
+    )
+    assert query.min_performance is None

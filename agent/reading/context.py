@@ -156,10 +156,13 @@ def word_classes() -> dict[str, str]:
 
 
 # '<score>' stands for a score as results are given: a percentage or a fraction ('88%', '0.84'),
-# not a count ('2000 GPU hours') nor a measure ('0.5 m imagery').
+# not a count ('2000 GPU hours') nor a measure ('0.5 m imagery'), or an error named with its value
+# in any unit ('RMSE 7.5 m', 'MAE of 5.7 m').
+_UNIT = r"(?:m|cm|mm|km|nm|µm|um|ha|px|gb|mb|tb|m/px|met(?:er|re)s?|pixels?|degrees?)\b"
 _SCORE = (
-    r"[~≈]?(?:\d{1,3}(?:\.\d+)?\s*%|(?:0?\.\d+|1\.0+)"
-    r"(?!\s*(?:m|cm|mm|km|nm|µm|um|ha|px|gb|mb|tb|m/px|met(?:er|re)s?|pixels?|degrees?)\b))"
+    r"(?:[~≈]?(?:\d{1,3}(?:\.\d+)?\s*%|(?:0?\.\d+|1\.0+)"
+    rf"(?!\s*{_UNIT})(?!\s*(?:-|–|to)\s*\d*\.?\d+\s*{_UNIT}))|"
+    r"\b(?:rmse|rmsd|mae|mse)\s*(?:of\s+|=\s*|:\s*)?(?:about\s+|around\s+|~\s*)?\d+(?:\.\d+)?)"
 )
 
 
