@@ -92,3 +92,24 @@ def test_an_error_reported_with_its_unit_is_no_floor():
         "predict canopy height better?"
     )
     assert query.min_performance is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Blight severity from 5-band drone images: on the public drone dataset a U-Net++ with an "
+        "EfficientNet-B3 encoder scores very high, but I doubt it transfers. Which encoders for this?",
+        "Solar plants from Sentinel-2 series: a CNN on the orthophotos works very well, F1 around 0.95, but "
+        "flights are rare. Which time-series models?",
+    ],
+)
+def test_a_result_said_in_words_is_what_the_user_runs(text):
+    assert _query(text).architectures == []
+
+
+def test_the_hardware_a_result_was_reached_on_is_the_users():
+    query = _query(
+        "Organic versus conventional fields from Sentinel-2 series: a TSViT trained from scratch on a 4xA100 "
+        "node works for winter cereals (F1 above 0.8) but fails on grassland."
+    )
+    assert query.compute.device_class == "multi-gpu"

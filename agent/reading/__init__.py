@@ -29,8 +29,8 @@ _DATA_ONLY: frozenset[Role] = frozenset({"output"})
 # run a U-Net on our Sentinel-2 tiles for flood mapping') is no wish for its model, but its data
 # and task are the user's.
 _KEEP_MENTIONS: frozenset[Role] = frozenset({"current"})
-# (and the metric its result is given in and the place it runs on: 'a U-Net gets about 0.6 IoU on our
-# tiles of Kenya' still says the user's metric and region)
+# (and the metric its result is given in, the place and the hardware it runs on: 'a U-Net gets about
+# 0.6 IoU on our tiles of Kenya' still says the user's metric and region)
 _CURRENT_VOCABULARIES = (*_MENTION_VOCABULARIES, "metrics", "regions")
 
 
@@ -88,7 +88,7 @@ class Reading:
             piece
             for s in self.spans
             if s.role in _KEEP_MENTIONS
-            for piece in _around(s, self._mentions(s, _CURRENT_VOCABULARIES))
+            for piece in _around(s, self._mentions(s, _CURRENT_VOCABULARIES) + self._devices(s))
         )
         whole = tuple(s for s in self.spans if s.role not in _DATA_ONLY | _KEEP_MENTIONS)
         return whole + data + around
@@ -99,6 +99,13 @@ class Reading:
 
         stretch = self.text[span.start : span.end]
         return [(span.start + a, span.start + b) for v in vocabularies for _, a, b in find_terms(stretch, v)]
+
+    def _devices(self, span: RoleSpan) -> list[tuple[int, int]]:
+        """Where the stretch of ``span`` names the hardware it runs on ('on a 4xA100 node'): the
+        user's own."""
+        from agent.reading.compute import device_spans
+
+        return [(span.start + a, span.start + b) for a, b in device_spans(self.text[span.start : span.end])]
 
     def role_of(self, start: int, end: int) -> Role | None:
         """The role of the stretch [start, end) when a role span covers it, else None (required); of
