@@ -11,6 +11,7 @@ from __future__ import annotations
 import pytest
 
 from agent.api import select_models
+from agent.interpreter import interpret
 from agent.query import StructuredQuery
 from agent.reading import read
 from agent.selection import Selection
@@ -1064,3 +1065,34 @@ def test_imagery_that_shows_only_what_hides_the_target_is_ruled_out() -> None:
     query = _query(text)
     assert query.modality == ["DEM"]
     assert {"RGB", "Multispectral"} <= set(query.exclusions.modalities)
+
+
+@pytest.mark.parametrize(
+    ("text", "kept", "gone"),
+    [
+        (
+            "Illegal gold mining in the Amazon, where cloud cover makes optical monitoring unreliable for "
+            "months; we use Sentinel-1 scenes and a few hundred labelled patches.",
+            "SAR",
+            "Multispectral",
+        ),
+        (
+            "Optical imagery is unreliable here in the wet season, so we map ponds from Sentinel-1 GRD.",
+            "SAR",
+            "Multispectral",
+        ),
+        (
+            "Oil spills from PlanetScope 4-band imagery, because SAR coverage of our incidents is patchy.",
+            "Multispectral",
+            "SAR",
+        ),
+    ],
+)
+def test_data_said_unreliable_or_patchy_is_not_the_users(text: str, kept: str, gone: str) -> None:
+    modalities = interpret(read(text).required_text).query.modality
+    assert kept in modalities and gone not in modalities
+
+
+def test_a_series_of_patchy_dates_is_still_the_users() -> None:
+    text = "Coffee from cloudy Uganda: single Sentinel-2 dates are patchy, so Sentinel-1 would help too."
+    assert "Sentinel-2" in interpret(read(text).required_text).query.sensor

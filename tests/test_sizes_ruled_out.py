@@ -111,3 +111,8 @@ def test_a_number_of_billions_or_fewer_is_a_limit_and_a_size_avoided_is_no_floor
 def test_a_billion_parameter_model_asked_for_is_still_a_floor() -> None:
     compute = _query(_TASK + "Which billion-parameter backbones exist for this?").compute
     assert compute.min_parameters_m == 1000.0
+
+
+def test_a_size_included_among_others_is_no_floor() -> None:
+    said = "I'd like the strongest backbones, including billion-parameter ones if weights are public."
+    assert _query(_TASK + said).compute.min_parameters_m is None
