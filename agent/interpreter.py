@@ -38,6 +38,7 @@ from agent.reading.related_applications import prompted_with_text, told_in_text
 from agent.reading.resolution import read_resolution
 from agent.reading.sensors import (
     at_the_resolution,
+    imagery_of_missions,
     keep_named_elsewhere,
     keep_own_data,
     read_exclusions,
@@ -219,6 +220,8 @@ def interpret(
         modalities = [*kinds, *modalities]
     if not set(modalities) - {"Multi-temporal"} and not sensors and named.datasets:
         modalities = [*_imagery_of_datasets(named, notes), *modalities]
+    if not set(modalities) - {"Multi-temporal"} and not sensors:
+        modalities = [*imagery_of_missions(lowered, notes), *modalities]
     licences, permissive = read_licences(lowered, notes)
     regions = read_regions(named.plain, named.dataset_ranges, exclusions.regions, notes)
     series_model = asks_series_model(lowered)

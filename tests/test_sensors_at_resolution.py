@@ -48,3 +48,17 @@ def test_the_kinds_of_imagery_read_from_a_dropped_sensor_go_with_it():
         ).required_text
     ).query
     assert query.modality == ["RGB"]
+
+
+def test_a_mission_named_without_its_satellite_names_the_kinds_of_its_imagery():
+    query = interpret(
+        read(
+            "Flag land-cover change in settlements on office laptops; which Sentinel-based models or "
+            "ready-made embedding products would you use?"
+        ).required_text
+    ).query
+    assert set(query.modality) == {"SAR", "Multispectral"}
+    # (a satellite named beside it says which; 'Sentinel Hub' is a service)
+    assert (
+        "SAR" not in interpret("Crop types from Sentinel-2 series; Sentinel Hub serves them.").query.modality
+    )

@@ -12,7 +12,7 @@ from agent.mentions import NOT
 from agent.query import Exclusions
 from agent.reading.platforms import carried_platforms
 from agent.reading.slips import find_terms_fuzzy
-from agent.reading.tables import model_noun_after, person_noun_after
+from agent.reading.tables import model_noun_after, person_noun_after, table_rows
 from agent.reading.terms import TermSpan, find_terms
 from rsfmd.vocab import get_vocabulary, sensor_gsd_m, sensor_modality
 
@@ -281,3 +281,16 @@ def at_the_resolution(sensors: list[str], resolution_m: float | None, notes: lis
         else:
             kept.append(sensor)
     return kept
+
+
+def imagery_of_missions(lowered: str, notes: list[str]) -> list[str]:
+    """The kinds of imagery of a mission named without its satellite ('Sentinel-based models',
+    'Sentinel data'), from ``missions.csv``: what any of its imaging satellites take."""
+    kinds: list[str] = []
+    for row in table_rows("missions.csv"):
+        if re.search(row["pattern"], lowered):
+            sensors = row["sensors"].split("|")
+            found = [m for s in sensors if (m := sensor_modality(s)) and m not in kinds]
+            kinds += found
+            notes.append(f"'{row['mission']}' read as {' or '.join(sensors)} ({', '.join(found)})")
+    return kinds
