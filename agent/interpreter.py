@@ -210,7 +210,7 @@ def interpret(
     resolution, resolution_m = read_resolution(unruled, task.application, task.task_type, notes)
     if (kept := at_the_resolution(sensors, resolution_m, notes)) != sensors:
         # The kinds of imagery read from a sensor that is not the user's imagery go with it.
-        sensors, again = kept, []
+        sensors, again = kept, list[str]()
         modalities, either = read_modalities(written, lowered, sensor_terms, sensors, apps, exclusions, again)
         modalities = modalities or model_kinds
         notes[modality_notes] = again
