@@ -76,3 +76,20 @@ def test_no_labels_for_the_new_year_is_transfer_not_zero_shot():
     # (a guard: with no labels at all, the task is still zero-shot)
     none = interpret("Tree species from hyperspectral imagery; we have no labels at all.").query
     assert none.data_regime == "zero-shot"
+
+
+def test_the_data_after_the_classes_are_the_input() -> None:
+    query = interpret(
+        read(
+            "We classify individual trees into nine species in southern Finland from multispectral airborne "
+            "laser scanning: point clouds of over 1000 pts/m2 with intensity at three wavelengths."
+        ).required_text
+    ).query
+    assert query.region == ["Finland"]
+    parcels = interpret(
+        read(
+            "We classify parcels from the land-parcel register into about 12 cultivation types using one "
+            "season of Sentinel-2 L2A."
+        ).required_text
+    ).query
+    assert "Sentinel-2" in parcels.sensor

@@ -113,3 +113,11 @@ def test_the_hardware_a_result_was_reached_on_is_the_users():
         "node works for winter cereals (F1 above 0.8) but fails on grassland."
     )
     assert query.compute.device_class == "multi-gpu"
+
+
+def test_architectures_that_work_but_fall_short_are_what_the_user_runs():
+    query = _query(
+        "Solar panels from 1 m RGB orthophotos: U-Net, FPN and PSPNet with EfficientNet-B5 and ResNet-50 "
+        "encoders work, but small rooftop arrays are missed. Which backbones?"
+    )
+    assert query.architectures == [] and query.priorities == []

@@ -14,6 +14,8 @@ from agent.reading.tables import cue_pattern
 
 # Items of a list: at least two separators ('a, b and c', 'a / b / c').
 _SEPARATOR = re.compile(r",|\band\b|\bor\b|/")
+# Where the data a task is done on are named: 'from', 'using'.
+_SOURCE = re.compile(r"\s(?:from|using)\s")
 
 
 @cache
@@ -43,6 +45,10 @@ def _list_end(lowered: str, start: int, end: int) -> int:
     separators = list(_SEPARATOR.finditer(lowered, start, end))
     if not separators:
         return end
+    # ('classify trees into nine species [from multispectral laser scans: point clouds, ...]': the
+    # data come before any item is listed)
+    if source := _SOURCE.search(lowered, start, separators[0].start()):
+        return source.start()
     after = _after_last().search(lowered, separators[-1].end(), end)
     return after.start() if after else end
 
