@@ -225,8 +225,14 @@ def interpret(
     licences, permissive = read_licences(lowered, notes)
     regions = read_regions(named.plain, named.dataset_ranges, exclusions.regions, notes)
     series_model = asks_series_model(lowered)
-    if regime.pretrain_further and multi_temporal and not series_model:
-        # Pretraining goes on over the user's archive of image series: the model must take series.
+    if (
+        regime.pretrain_further
+        and multi_temporal
+        and not series_model
+        and task.task_type != "change detection"
+    ):
+        # Pretraining goes on over the user's archive of image series: the model must take series
+        # (not over the scenes of before-and-after pairs, which any encoder of one image takes).
         series_model = True
         notes.append("Pretraining further on your image series: only models that take image series are kept")
     elif (

@@ -259,3 +259,14 @@ def test_a_size_ruled_out_or_given_is_no_family(text):
 
 def test_a_family_ruled_out_is_still_ruled_out():
     assert "transformer" not in _query("Sentinel-1 ship chips; no ViT at all, please.").architectures
+
+
+def test_pretraining_further_on_before_and_after_pairs_asks_for_no_series_model():
+    query = interpret(
+        read(
+            "Unsupervised change detection from 15 m ASTER VNIR scenes before and after the tsunami, with "
+            "no change labels; which pretrained features would you use, possibly after self-supervised "
+            "adaptation on my unlabelled scenes?"
+        ).required_text
+    ).query
+    assert query.task_type == "change detection" and not query.series_model
