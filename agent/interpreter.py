@@ -59,6 +59,7 @@ from agent.reading.tasks import (
 from agent.reading.terms import TermSpan, blank_spans, find_terms, overlaps
 from rsfmd.datasets import find_dataset
 from rsfmd.pretext import pretext_methods
+from rsfmd.vocab import sensor_family, sensor_modality
 
 
 @dataclass
@@ -149,6 +150,14 @@ def _imagery_of_datasets(named: NamedData, notes: list[str]) -> list[str]:
     return kinds
 
 
+def _of_families(named: list[str], kinds: list[str], sensors: list[str]) -> list[str]:
+    """The user's sensors of the families of the satellites that name the model asked for ('models
+    pretrained on Landsat' beside Landsat-5 and Landsat-8 scenes), and those satellites."""
+    named = [s for s in named if sensor_modality(s) in kinds]
+    families = set().union(*(sensor_family(s) for s in named))
+    return list(dict.fromkeys([*(s for s in sensors if s in families), *named]))
+
+
 def interpret(
     text: str, encode: Encode | None = None, *, similarity_threshold: float = 0.45
 ) -> Interpretation:
@@ -177,9 +186,8 @@ def interpret(
     first_note = len(notes)
     modalities, either = read_modalities(written, lowered, sensor_terms, sensors, apps, exclusions, notes)
     modality_notes = slice(first_note, len(notes))
-    model_kinds = [
-        k for k in asked_model_kinds(lowered, data_found, sensor_terms) if k not in exclusions.modalities
-    ]
+    kinds_asked, model_sensors = asked_model_kinds(lowered, data_found, sensor_terms)
+    model_kinds = [k for k in kinds_asked if k not in exclusions.modalities]
     modalities = modalities or model_kinds
     multi_temporal = "Multi-temporal" in modalities
     task, named = _read_task(
@@ -285,6 +293,7 @@ def interpret(
         point_cloud=_points(modalities, lowered, notes),
         series_model=series_model,
         model_kinds=model_kinds,
+        model_sensors=_of_families(model_sensors, model_kinds, sensors),
         specialist=asks_specialist(lowered),
         min_release_year=earliest,
         max_release_year=latest,

@@ -183,6 +183,11 @@ class StructuredQuery(BaseModel):
         description="Kinds of imagery that name the model asked for ('a hyperspectral encoder'): it must "
         "take one of them.",
     )
+    model_sensors: list[str] = Field(
+        default_factory=list,
+        description="Satellites that name the model asked for ('models pretrained on Landsat'): its fit to "
+        "the user's imagery is judged on them.",
+    )
     any_bands: bool = Field(
         default=False,
         description="The model must take arbitrary band sets (wavelength-aware), not one sensor's bands.",

@@ -103,6 +103,7 @@ def _choice_phrases(query: StructuredQuery, names: Mapping[str, str] | None) -> 
         (query.all_inputs, "every input in one model"),
         (query.series_model, "a model for time series"),
         (query.model_kinds, f"a {either(query.model_kinds)} model"),
+        (query.model_sensors, f"preferably pretrained on {either(query.model_sensors)} imagery"),
         (query.specialist, "a specialist for your kind of imagery"),
         (query.any_bands, "any band set (wavelength-aware)"),
         (query.backbones, "backbone: " + either(query.backbones)),

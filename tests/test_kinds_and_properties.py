@@ -11,6 +11,7 @@ from agent.catalogue_questions import size_question
 from agent.interpreter import interpret
 from agent.reading import read
 from rsfmd.loader import load_records
+from tools.fit import imagery_fit
 
 RECORDS = {r.model_id: r for r in load_records()}
 
@@ -160,3 +161,19 @@ def test_the_main_input_is_the_kind_of_model_asked_for_when_none_is_named() -> N
         "My main input is Sentinel-3 SLSTR thermal channels. Which thermal-capable models should I try?"
     )
     assert named.model_kinds == ["Thermal"]
+
+
+def test_a_satellite_that_names_the_model_is_what_its_fit_is_judged_on() -> None:
+    query = interpret(
+        read(
+            "Mangrove maps every five years from 1990: Landsat 5 TM and Landsat 7 before 2013, later "
+            "Landsat 8 and Sentinel-2. Are there models pretrained on Landsat data, including the older TM "
+            "sensor, that I could fine-tune?"
+        ).required_text
+    ).query
+    assert "Sentinel-2" in query.sensor and "Sentinel-2" not in query.model_sensors
+    assert "Landsat-4/5" in query.model_sensors
+    records = {r.model_id: r for r in load_records()}
+    landsat, _ = imagery_fit(records["ssl4eo-l"], query)
+    sentinel, _ = imagery_fit(records["ssl4eo-s12"], query)
+    assert landsat > sentinel

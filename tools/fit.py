@@ -123,15 +123,18 @@ def imagery_fit(record: ModelRecord, query: StructuredQuery) -> tuple[float, lis
     pretrained, documented_for = pretraining_sensors(record), set(sensors_taking(record, imagery))
     if documented_for != set(record.supported_sensors):
         pretrained &= documented_for
-    if query.sensor:
-        family = set().union(*(sensor_family(s) for s in query.sensor))
+    # ('models pretrained on Landsat, including TM', with Sentinel-2 also in use): the satellites that
+    # name the model asked for are those its fit is judged on.
+    users = query.model_sensors or query.sensor
+    if users:
+        family = set().union(*(sensor_family(s) for s in users))
         inferred = field_confidence(record, "supported_sensors") < LOW_CONFIDENCE
-        if (own := sorted(set(query.sensor) & pretrained)) and inferred:
+        if (own := sorted(set(users) & pretrained)) and inferred:
             score = 0.85
             evidence.append(f"likely takes {', '.join(own)} (inferred from its datasets)")
         elif own:
             score, evidence = _own_imagery(record, query, own, pretrained, imagery)
-        elif documented := sorted(set(query.sensor) & documented_for):
+        elif documented := sorted(set(users) & documented_for):
             score = 0.75
             evidence.append(f"documented for {', '.join(documented)}, though not pretrained on it")
         elif related := sorted(family & (pretrained | documented_for)):

@@ -25,17 +25,22 @@ _KIND_WORDS = (
 )
 
 
-def asked_model_kinds(lowered: str, data: list[TermSpan], sensor_terms: list[TermSpan]) -> list[str]:
+def asked_model_kinds(
+    lowered: str, data: list[TermSpan], sensor_terms: list[TermSpan]
+) -> tuple[list[str], list[str]]:
     """The kinds of imagery that name the model asked for ('a pretrained hyperspectral encoder',
-    'which SAR foundation models', 'a Sentinel-1 checkpoint'): the model must take one of them.
-    One ruled out ('no RGB-only backbone') names none. ``data``: the text's ``data_terms``."""
+    'which SAR foundation models', 'a Sentinel-1 checkpoint'): the model must take one of them; and
+    the satellites that name it ('models pretrained on Landsat, including the older TM sensor'),
+    whose imagery it should have been pretrained on. One ruled out ('no RGB-only backbone') names
+    none. ``data``: the text's ``data_terms``."""
     named: list[tuple[Sequence[str], int, int]] = [((m,), s, e) for m, s, e in data]
     # A satellite's name, not a platform's: 'our drone model' is the make of the drone.
-    named += [
-        ((kind,), s, e)
+    satellites = {
+        (s, e): sensor
         for sensor, s, e in sensor_terms
-        if airborne(sensor) is False and (kind := sensor_modality(sensor))
-    ]
+        if airborne(sensor) is False and sensor_modality(sensor)
+    }
+    named += [((sensor_modality(sensor),), s, e) for (s, e), sensor in satellites.items()]
     named += [(kinds, *m.span()) for pattern, kinds in _KIND_WORDS for m in pattern.finditer(lowered)]
     follows = model_noun_after()
     trained = model_trained_before()
@@ -64,11 +69,13 @@ def asked_model_kinds(lowered: str, data: list[TermSpan], sensor_terms: list[Ter
         )
     }:
         naming |= joined
+    naming = {(s, e) for s, e in naming if not _NEGATED.search(lowered, 0, s)}
     found = [
         kind
         for kinds, start, end in named
-        if (start, end) in naming and not _NEGATED.search(lowered, 0, start)
+        if (start, end) in naming
         for kind in kinds
         if kind not in NOT_IMAGERY and kind != "Multi-temporal"
     ]
-    return list(dict.fromkeys(found))
+    sensors = [satellites[span] for span in sorted(naming) if span in satellites]
+    return list(dict.fromkeys(found)), list(dict.fromkeys(sensors))
