@@ -1096,3 +1096,12 @@ def test_data_said_unreliable_or_patchy_is_not_the_users(text: str, kept: str, g
 def test_a_series_of_patchy_dates_is_still_the_users() -> None:
     text = "Coffee from cloudy Uganda: single Sentinel-2 dates are patchy, so Sentinel-1 would help too."
     assert "Sentinel-2" in interpret(read(text).required_text).query.sensor
+
+
+def test_data_there_is_no_budget_for_is_ruled_out() -> None:
+    text = (
+        "Building destruction in conflict zones: zero labels and no budget for commercial VHR, so everything "
+        "runs on Sentinel-1 IW stacks."
+    )
+    query = interpret(read(text).required_text).query
+    assert query.spatial_resolution is None and "Sentinel-1" in query.sensor
