@@ -1105,3 +1105,11 @@ def test_data_there_is_no_budget_for_is_ruled_out() -> None:
     )
     query = interpret(read(text).required_text).query
     assert query.spatial_resolution is None and "Sentinel-1" in query.sensor
+
+
+def test_the_input_before_and_use_is_not_the_labels_source() -> None:
+    text = (
+        "The plan is to train a regressor from Sentinel-1 SAR plus Landsat-8/Sentinel-2 optical and use "
+        "the LiDAR CHM as the target for mangrove canopy height."
+    )
+    assert {"Sentinel-1", "Sentinel-2"} <= set(interpret(read(text).required_text).query.sensor)
