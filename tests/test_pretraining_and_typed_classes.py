@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from agent.api import select_models
+from agent.interpreter import interpret
 from rsfmd.loader import load_records
 from tools.filtering import violations
 
@@ -86,3 +87,14 @@ def test_questions_asked_of_a_vision_language_model_are_visual_question_answerin
     )
     query = select_models(text, k=3, clarify=False).query
     assert (query.application, query.task_type) == ("visual question answering", "vqa")
+
+
+def test_openly_available_embeddings_are_precomputed_embeddings_asked_for() -> None:
+    text = (
+        "A search tool over Sentinel-2 on my laptop: which openly available embeddings, or encoders small "
+        "enough to run on CPU, would you use for query-by-example retrieval?"
+    )
+    assert interpret(text).query.precomputed_embeddings
+    assert not interpret(
+        "Which encoders give the best embeddings for retrieval over Sentinel-2?"
+    ).query.precomputed_embeddings
