@@ -183,9 +183,7 @@ def interpret(
         and not any(s <= a[1] and a[2] <= e for s, e in ruled)
     ]
     sensors = read_sensors(written, lowered, sensor_terms, apps, exclusions, notes)
-    first_note = len(notes)
     modalities, either = read_modalities(written, lowered, sensor_terms, sensors, apps, exclusions, notes)
-    modality_notes = slice(first_note, len(notes))
     kinds_asked, model_sensors = asked_model_kinds(lowered, data_found, sensor_terms)
     model_kinds = [k for k in kinds_asked if k not in exclusions.modalities]
     modalities = modalities or model_kinds
@@ -216,12 +214,7 @@ def interpret(
     earliest, latest = read_release_years(lowered, notes)
     # 'no VHR involved': a resolution ruled out is none asked for.
     resolution, resolution_m = read_resolution(unruled, task.application, task.task_type, notes)
-    if (kept := at_the_resolution(sensors, resolution_m, notes)) != sensors:
-        # The kinds of imagery read from a sensor that is not the user's imagery go with it.
-        sensors, again = kept, list[str]()
-        modalities, either = read_modalities(written, lowered, sensor_terms, sensors, apps, exclusions, again)
-        modalities = modalities or model_kinds
-        notes[modality_notes] = again
+    sensors = at_the_resolution(sensors, resolution_m, notes)
     if not set(modalities) - {"Multi-temporal"} and not sensors and resolution_m is not None:
         # ('bi-temporal 0.5 m image pairs': a series of what the resolution says)
         kinds, either = _imagery_of_resolution(resolution_m, notes)

@@ -40,16 +40,6 @@ def test_sensors_near_the_stated_pixels_and_reanalysis_stay():
     assert "ERA5" in _sensors("Yield from 10 m Sentinel-2 composites plus ERA5 weather.")
 
 
-def test_the_kinds_of_imagery_read_from_a_dropped_sensor_go_with_it():
-    query = interpret(
-        read(
-            "VIIRS Nightfire hands us hot-spot detections; we cut a daytime RGB chip (about 0.5 m) around "
-            "each one and sort them into gas flare, refinery or biomass fire, from class names alone."
-        ).required_text
-    ).query
-    assert query.modality == ["RGB"]
-
-
 def test_a_mission_named_without_its_satellite_names_the_kinds_of_its_imagery():
     query = interpret(
         read(
