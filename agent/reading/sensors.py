@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import cache
 
 from agent.mentions import NOT
 from agent.query import Exclusions
@@ -283,14 +284,22 @@ def at_the_resolution(sensors: list[str], resolution_m: float | None, notes: lis
     return kept
 
 
+@cache
+def _missions() -> tuple[tuple[str, re.Pattern[str], tuple[str, ...]], ...]:
+    """(mission, pattern, its imaging satellites) from ``missions.csv``."""
+    return tuple(
+        (row["mission"], re.compile(row["pattern"]), tuple(row["sensors"].split("|")))
+        for row in table_rows("missions.csv")
+    )
+
+
 def imagery_of_missions(lowered: str, notes: list[str]) -> list[str]:
     """The kinds of imagery of a mission named without its satellite ('Sentinel-based models',
     'Sentinel data'), from ``missions.csv``: what any of its imaging satellites take."""
     kinds: list[str] = []
-    for row in table_rows("missions.csv"):
-        if re.search(row["pattern"], lowered):
-            sensors = row["sensors"].split("|")
+    for mission, pattern, sensors in _missions():
+        if pattern.search(lowered):
             found = [m for s in sensors if (m := sensor_modality(s)) and m not in kinds]
             kinds += found
-            notes.append(f"'{row['mission']}' read as {' or '.join(sensors)} ({', '.join(found)})")
+            notes.append(f"'{mission}' read as {' or '.join(sensors)} ({', '.join(found)})")
     return kinds
